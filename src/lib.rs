@@ -1,0 +1,20 @@
+//! git-rehash: convert a SHA-1 Git repository into a SHA-256 one.
+//!
+//! Module map (layers call only downward):
+//! - [`hash`]: hash kinds, object ids, object naming (sha1dc / SHA-256).
+//! - [`object`]: object kinds and the `"<type> <len>\0"` framing.
+//! - [`translate`]: byte-level SHA-1 <-> SHA-256 rewriting of trees, commits, tags.
+//! - [`pack`]: reading `.idx`/`.pack` files, delta application, writing packs.
+//! - [`loose`]: loose objects.
+//! - [`refs`]: refs, packed-refs, HEAD, reflogs: read and translate.
+//! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
+//! - [`convert`]: the orchestration of a whole conversion.
+
+pub mod convert;
+pub mod hash;
+pub mod idmap;
+pub mod loose;
+pub mod object;
+pub mod pack;
+pub mod refs;
+pub mod translate;

@@ -1,0 +1,1 @@
+//! Loose objects (placeholder)

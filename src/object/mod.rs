@@ -1,0 +1,7 @@
+//! Git's object model: the four kinds and the `"<type> <len>\0"` framing.
+
+mod header;
+mod kind;
+
+pub use header::{HeaderError, object_header, parse_object_header};
+pub use kind::ObjectKind;
