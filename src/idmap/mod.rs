@@ -1,1 +1,13 @@
-//! (placeholder, filled in by its own change)
+//! The SQLite SHA-1 <-> SHA-256 map store.
+//!
+//! The database lives at `<DEST>/rehash/map.sqlite` (see docs/files.md). The
+//! conversion fills it in large sorted batches inside one transaction; the
+//! reverse index is built after the load. Readers open it read-only; WAL mode
+//! lets them run while a conversion writes.
+
+mod error;
+mod migrations;
+mod store;
+
+pub use error::IdMapError;
+pub use store::{ForEachError, IdMap, MapRow, map_path};

@@ -1,0 +1,27 @@
+//! Errors of the map store.
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum IdMapError {
+    #[error("cannot open map database {path}: {source}")]
+    Open {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("map database {path}: {source}")]
+    Sql {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error(
+        "map database {path} has schema version {found}, newer than this git-rehash understands ({known}); upgrade git-rehash"
+    )]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    #[error("map database {path} has a corrupt row: {reason}")]
+    CorruptRow { path: PathBuf, reason: String },
+}

@@ -1,0 +1,299 @@
+//! Opening the map database, bulk loading it and reading it back.
+
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use super::IdMapError;
+use super::migrations;
+use crate::hash::{HashKind, ObjectId};
+use crate::object::ObjectKind;
+
+/// Where a converted repository keeps its map: `<DEST>/rehash/map.sqlite`.
+pub fn map_path(dest_git_dir: &Path) -> PathBuf {
+    dest_git_dir.join("rehash").join("map.sqlite")
+}
+
+/// One object's pair of names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MapRow {
+    pub sha1: ObjectId,
+    pub sha256: ObjectId,
+    pub kind: ObjectKind,
+}
+
+/// An open map database.
+pub struct IdMap {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// Rows per transaction during a bulk load: large enough that commit cost
+/// vanishes, small enough that a transaction's journal stays modest.
+const LOAD_BATCH: usize = 200_000;
+
+impl IdMap {
+    /// Opens (creating if needed) the database for writing and brings its
+    /// schema up to date.
+    pub fn open_rw(path: &Path) -> Result<Self, IdMapError> {
+        let mut conn = Connection::open(path).map_err(|source| IdMapError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let sql = |source| IdMapError::Sql {
+            path: path.to_path_buf(),
+            source,
+        };
+        // WAL: readers (`git-rehash map`) never block the writer and vice versa.
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(sql)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(sql)?;
+        match migrations::apply(&mut conn).map_err(sql)? {
+            Ok(_) => {}
+            Err(found) => {
+                return Err(IdMapError::TooNew {
+                    path: path.to_path_buf(),
+                    found,
+                    known: migrations::latest_version(),
+                });
+            }
+        }
+        Ok(IdMap {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Opens an existing database read-only (queries, exports, verification).
+    pub fn open_read_only(path: &Path) -> Result<Self, IdMapError> {
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|source| IdMapError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let map = IdMap {
+            conn,
+            path: path.to_path_buf(),
+        };
+        let found: i64 = map
+            .conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| map.sql(e))?;
+        if found > migrations::latest_version() {
+            return Err(IdMapError::TooNew {
+                path: path.to_path_buf(),
+                found,
+                known: migrations::latest_version(),
+            });
+        }
+        Ok(map)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn sql(&self, source: rusqlite::Error) -> IdMapError {
+        IdMapError::Sql {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Inserts rows in large transactions. Rows should come sorted by SHA-1
+    /// (the clustered key), which keeps B-tree pages append-only. A row whose
+    /// SHA-1 is already present is replaced.
+    pub fn load(&mut self, rows: impl IntoIterator<Item = MapRow>) -> Result<u64, IdMapError> {
+        let mut rows = rows.into_iter().peekable();
+        let mut count = 0u64;
+        while rows.peek().is_some() {
+            let tx = self.conn.transaction().map_err(|e| IdMapError::Sql {
+                path: self.path.clone(),
+                source: e,
+            })?;
+            {
+                let mut stmt = tx
+                    .prepare_cached(
+                        "INSERT OR REPLACE INTO objects (sha1, sha256, type) VALUES (?1, ?2, ?3)",
+                    )
+                    .map_err(|e| IdMapError::Sql {
+                        path: self.path.clone(),
+                        source: e,
+                    })?;
+                for row in rows.by_ref().take(LOAD_BATCH) {
+                    stmt.execute(params![
+                        row.sha1.as_bytes(),
+                        row.sha256.as_bytes(),
+                        row.kind.pack_code()
+                    ])
+                    .map_err(|e| IdMapError::Sql {
+                        path: self.path.clone(),
+                        source: e,
+                    })?;
+                    count += 1;
+                }
+            }
+            tx.commit().map_err(|e| self.sql(e))?;
+        }
+        Ok(count)
+    }
+
+    /// Builds the reverse (SHA-256) index once the rows are in.
+    pub fn finish_load(&mut self) -> Result<(), IdMapError> {
+        self.conn
+            .execute_batch(
+                "CREATE UNIQUE INDEX IF NOT EXISTS objects_by_sha256 ON objects (sha256);
+                 PRAGMA optimize;",
+            )
+            .map_err(|e| self.sql(e))
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), IdMapError> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![key, value],
+            )
+            .map(|_| ())
+            .map_err(|e| self.sql(e))
+    }
+
+    pub fn meta(&self, key: &str) -> Result<Option<String>, IdMapError> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.sql(e))
+    }
+
+    pub fn count(&self) -> Result<u64, IdMapError> {
+        self.conn
+            .query_row("SELECT count(*) FROM objects", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(|e| self.sql(e))
+    }
+
+    /// The row of an object by either of its names.
+    pub fn lookup(&self, id: &ObjectId) -> Result<Option<MapRow>, IdMapError> {
+        let sql = match id.kind() {
+            HashKind::Sha1 => "SELECT sha1, sha256, type FROM objects WHERE sha1 = ?1",
+            HashKind::Sha256 => "SELECT sha1, sha256, type FROM objects WHERE sha256 = ?1",
+        };
+        let mut stmt = self.conn.prepare_cached(sql).map_err(|e| self.sql(e))?;
+        let raw = stmt
+            .query_row([id.as_bytes()], raw_row)
+            .optional()
+            .map_err(|e| self.sql(e))?;
+        raw.map(|r| self.decode(r)).transpose()
+    }
+
+    /// Calls `f` for every row, in SHA-1 order.
+    pub fn for_each(
+        &self,
+        mut f: impl FnMut(MapRow) -> std::io::Result<()>,
+    ) -> Result<(), ForEachError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT sha1, sha256, type FROM objects ORDER BY sha1")
+            .map_err(|e| ForEachError::Map(self.sql(e)))?;
+        let mut rows = stmt.query([]).map_err(|e| ForEachError::Map(self.sql(e)))?;
+        while let Some(row) = rows.next().map_err(|e| ForEachError::Map(self.sql(e)))? {
+            let raw = raw_row(row).map_err(|e| ForEachError::Map(self.sql(e)))?;
+            f(self.decode(raw).map_err(ForEachError::Map)?).map_err(ForEachError::Io)?;
+        }
+        Ok(())
+    }
+
+    fn decode(&self, (sha1, sha256, code): RawRow) -> Result<MapRow, IdMapError> {
+        let corrupt = |reason: String| IdMapError::CorruptRow {
+            path: self.path.clone(),
+            reason,
+        };
+        let sha1_id = ObjectId::from_raw(HashKind::Sha1, &sha1)
+            .ok_or_else(|| corrupt(format!("sha1 of {} bytes", sha1.len())))?;
+        let sha256_id = ObjectId::from_raw(HashKind::Sha256, &sha256)
+            .ok_or_else(|| corrupt(format!("sha256 of {} bytes for {sha1_id}", sha256.len())))?;
+        let kind = u8::try_from(code)
+            .ok()
+            .and_then(ObjectKind::from_pack_code)
+            .ok_or_else(|| corrupt(format!("type {code} for {sha1_id}")))?;
+        Ok(MapRow {
+            sha1: sha1_id,
+            sha256: sha256_id,
+            kind,
+        })
+    }
+}
+
+/// Failure while streaming rows to a consumer: the map, or the consumer's I/O.
+#[derive(Debug, thiserror::Error)]
+pub enum ForEachError {
+    #[error(transparent)]
+    Map(IdMapError),
+    #[error(transparent)]
+    Io(std::io::Error),
+}
+
+type RawRow = (Vec<u8>, Vec<u8>, i64);
+
+fn raw_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
+    Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::{sha1_object_id, sha256_object_id};
+
+    fn row(n: u32) -> MapRow {
+        let body = n.to_string();
+        MapRow {
+            sha1: sha1_object_id(ObjectKind::Blob, body.as_bytes()).unwrap(),
+            sha256: sha256_object_id(ObjectKind::Blob, body.as_bytes()),
+            kind: ObjectKind::Blob,
+        }
+    }
+
+    #[test]
+    fn load_lookup_both_ways_and_export_sorted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.sqlite");
+        let mut rows: Vec<MapRow> = (0..1000).map(row).collect();
+        rows.sort_by_key(|r| r.sha1);
+        {
+            let mut map = IdMap::open_rw(&path).unwrap();
+            assert_eq!(map.load(rows.clone()).unwrap(), 1000);
+            map.finish_load().unwrap();
+            map.set_meta("source", "/x").unwrap();
+        }
+        let map = IdMap::open_read_only(&path).unwrap();
+        assert_eq!(map.count().unwrap(), 1000);
+        assert_eq!(map.meta("source").unwrap().as_deref(), Some("/x"));
+        assert_eq!(map.lookup(&rows[7].sha1).unwrap(), Some(rows[7]));
+        assert_eq!(map.lookup(&rows[9].sha256).unwrap(), Some(rows[9]));
+        assert_eq!(map.lookup(&HashKind::Sha1.null_id()).unwrap(), None);
+        let mut seen = Vec::new();
+        map.for_each(|r| {
+            seen.push(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(seen, rows);
+    }
+
+    #[test]
+    fn refuses_newer_schema() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", 99).unwrap();
+        drop(conn);
+        assert!(matches!(
+            IdMap::open_rw(&path),
+            Err(IdMapError::TooNew { found: 99, .. })
+        ));
+    }
+}
