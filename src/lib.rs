@@ -11,6 +11,7 @@
 //! - [`convert`]: the orchestration of a whole conversion.
 
 pub mod convert;
+pub mod gitconfig;
 pub mod hash;
 pub mod idmap;
 pub mod loose;
