@@ -27,6 +27,13 @@ pub struct IndexEntry {
     pub crc32: u32,
 }
 
+impl From<(ObjectId, u64, u32)> for IndexEntry {
+    /// From `(id, offset, crc32)`.
+    fn from((id, offset, crc32): (ObjectId, u64, u32)) -> Self {
+        IndexEntry { id, offset, crc32 }
+    }
+}
+
 /// Writes the index of a pack to `path` (created or truncated) and fsyncs
 /// it; returns the index checksum (its trailer). Sorts `entries` by id and
 /// rejects duplicates and ids of another hash kind.
@@ -228,6 +235,12 @@ mod tests {
         let digest: [u8; 32] = sha2::Sha256::digest(&b[..tail + 32]).into();
         assert_eq!(&b[tail + 32..], digest);
         assert_eq!(sum, ObjectId::Sha256(digest));
+    }
+
+    #[test]
+    fn an_entry_costs_48_bytes() {
+        // The writer keeps one per object; the module docs promise this.
+        assert!(std::mem::size_of::<IndexEntry>() <= 48);
     }
 
     #[test]

@@ -157,6 +157,7 @@ impl PackWriter {
 
     /// Entries added so far.
     pub fn entries_written(&self) -> u32 {
+        // Never more than `num_objects`, a u32: `begin_entry` refuses more.
         self.entries.len() as u32
     }
 
