@@ -1,0 +1,137 @@
+//! A `Write` wrapper that hashes and counts everything written through it,
+//! and keeps a CRC32 of the current pack entry (git's `struct hashfile` in
+//! `csum-file.c`: `hashwrite`, `crc32_begin`/`crc32_end`, `finalize_hashfile`).
+
+use std::io::{self, Write};
+
+use sha2::Digest as _;
+
+use crate::hash::{HashKind, ObjectId};
+
+/// The running file checksum. SHA-1 checksums use the fast (non
+/// collision-detecting) implementation, as git does for `csum-file.c`.
+enum FileHasher {
+    Sha1(sha1::Sha1),
+    Sha256(sha2::Sha256),
+}
+
+impl FileHasher {
+    fn new(hash: HashKind) -> Self {
+        match hash {
+            HashKind::Sha1 => FileHasher::Sha1(sha1::Sha1::new()),
+            HashKind::Sha256 => FileHasher::Sha256(sha2::Sha256::new()),
+        }
+    }
+
+    fn update(&mut self, bytes: &[u8]) {
+        match self {
+            FileHasher::Sha1(h) => h.update(bytes),
+            FileHasher::Sha256(h) => h.update(bytes),
+        }
+    }
+
+    fn finalize(self) -> ObjectId {
+        match self {
+            FileHasher::Sha1(h) => ObjectId::Sha1(h.finalize().into()),
+            FileHasher::Sha256(h) => ObjectId::Sha256(h.finalize().into()),
+        }
+    }
+}
+
+/// Hashes, counts and CRCs the bytes that reach `inner`.
+pub struct HashingWriter<W: Write> {
+    inner: W,
+    hasher: FileHasher,
+    bytes: u64,
+    crc: crc32fast::Hasher,
+}
+
+impl<W: Write> HashingWriter<W> {
+    /// Starts with an empty hash of kind `hash` and a byte count of zero.
+    pub fn new(inner: W, hash: HashKind) -> Self {
+        HashingWriter {
+            inner,
+            hasher: FileHasher::new(hash),
+            bytes: 0,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+
+    /// Bytes accepted so far (the offset the next byte will have).
+    pub fn bytes_written(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Restarts the CRC32 (git's `crc32_begin`); call at the start of an entry.
+    pub fn begin_crc(&mut self) {
+        self.crc = crc32fast::Hasher::new();
+    }
+
+    /// The CRC32 of the bytes written since [`HashingWriter::begin_crc`]
+    /// (git's `crc32_end`).
+    pub fn crc(&self) -> u32 {
+        self.crc.clone().finalize()
+    }
+
+    /// Writes the checksum of everything written so far, unhashed, as the
+    /// file's trailer, flushes, and returns the inner writer and the checksum
+    /// (git's `finalize_hashfile`).
+    pub fn finish_with_trailer(mut self) -> io::Result<(W, ObjectId)> {
+        let checksum = self.hasher.finalize();
+        self.inner.write_all(checksum.as_bytes())?;
+        self.inner.flush()?;
+        Ok((self.inner, checksum))
+    }
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        // Only what the inner writer accepted is part of the file.
+        let written = &buf[..n];
+        self.hasher.update(written);
+        self.crc.update(written);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashes_counts_and_appends_trailer() {
+        let mut w = HashingWriter::new(Vec::new(), HashKind::Sha256);
+        w.write_all(b"abc").unwrap();
+        assert_eq!(w.bytes_written(), 3);
+        let (out, sum) = w.finish_with_trailer().unwrap();
+        let expected = ObjectId::from_hex(
+            HashKind::Sha256,
+            b"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        )
+        .unwrap();
+        assert_eq!(sum, expected);
+        assert_eq!(&out[..3], b"abc");
+        assert_eq!(&out[3..], expected.as_bytes());
+
+        let w = HashingWriter::new(Vec::new(), HashKind::Sha1);
+        let (out, sum) = w.finish_with_trailer().unwrap();
+        assert_eq!(sum.to_hex(), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
+        assert_eq!(out.len(), 20);
+    }
+
+    #[test]
+    fn crc_covers_only_the_current_entry() {
+        let mut w = HashingWriter::new(Vec::new(), HashKind::Sha256);
+        w.write_all(b"prefix").unwrap();
+        w.begin_crc();
+        w.write_all(b"123456789").unwrap();
+        // The CRC-32 check value of "123456789".
+        assert_eq!(w.crc(), 0xcbf4_3926);
+    }
+}

@@ -1,0 +1,75 @@
+//! Writing packs: a `.pack` (version 2) streamed entry by entry, then its
+//! `.idx` (version 2) and `.rev` (RIDX version 1), published by temporary
+//! file + rename as `pack-<hex of trailer>.{pack,rev,idx}`.
+//!
+//! Mirrors git's `pack-write.c` (`write_idx_file`, `write_rev_file`,
+//! `finish_tmp_packfile`) and `csum-file.c`; formats as in
+//! `Documentation/gitformat-pack.txt` and TRANSLATION.md §3.3-3.5. The hash
+//! kind (SHA-256 for git-rehash output, SHA-1 also works) decides the id
+//! width in the index, the trailers and the `.rev` hash id.
+//!
+//! Memory: the writer keeps one [`IndexEntry`] (id, offset, CRC32; 48 bytes)
+//! per object; bodies and zlib streams pass straight through to the file.
+
+mod encode;
+mod hashing_writer;
+mod idx_writer;
+mod pack_writer;
+mod rev_writer;
+
+use std::path::PathBuf;
+
+use crate::hash::{HashKind, ObjectId};
+
+pub use encode::{
+    MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
+    encode_ofs_distance,
+};
+pub use hashing_writer::HashingWriter;
+pub use idx_writer::{IndexEntry, write_idx_v2};
+pub use pack_writer::{PackOutcome, PackWriter};
+pub use rev_writer::write_rev;
+
+/// Why a pack, index or reverse index could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum PackWriteError {
+    #[error("I/O error on {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("object {id} is added to the pack twice")]
+    DuplicateObject { id: ObjectId },
+    #[error("the pack header announces {expected} objects but {actual} were added")]
+    CountMismatch { expected: u32, actual: u32 },
+    #[error("object {id} is one more than the {expected} objects the pack header announces")]
+    TooManyObjects { expected: u32, id: ObjectId },
+    #[error("object id {id:?} is not a {expected} id")]
+    WrongHashKind { id: ObjectId, expected: HashKind },
+    #[error("zlib level {level} for object {id} is not in 0..=9")]
+    InvalidLevel { id: ObjectId, level: u32 },
+    #[error(
+        "delta {id} at offset {offset}: base offset {base_offset} is not an earlier entry of this pack"
+    )]
+    BadDeltaBase {
+        id: ObjectId,
+        offset: u64,
+        base_offset: u64,
+    },
+    #[error("index entries are not sorted by id: {id} follows a larger id")]
+    UnsortedEntries { id: ObjectId },
+    #[error("{count} entries do not fit one pack index (at most 4294967295)")]
+    TooManyEntries { count: usize },
+    #[error("an earlier write to {} failed; the pack is incomplete", path.display())]
+    Broken { path: PathBuf },
+}
+
+impl PackWriteError {
+    pub(crate) fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Self + '_ {
+        move |source| PackWriteError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,400 @@
+//! Streaming `.pack` writer (git's `Documentation/gitformat-pack.txt`,
+//! "pack-*.pack files have the following format"; `write_pack_file` in
+//! `builtin/pack-objects.c` and `finish_tmp_packfile` in `pack-write.c`).
+//!
+//! The pack goes to `tmp_pack_XXXXXX` in the destination directory; on
+//! [`PackWriter::finish`] the index and reverse index are written to their
+//! own temporary files, everything is fsynced and renamed into place, the
+//! `.idx` last because git discovers packs by their index. Dropping an
+//! unfinished writer removes its temporary files.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use flate2::Compression;
+use flate2::write::ZlibEncoder;
+
+use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
+use super::{HashingWriter, IndexEntry, PackWriteError, idx_writer, rev_writer};
+use crate::hash::{HashKind, ObjectId};
+use crate::object::ObjectKind;
+
+const PACK_SIGNATURE: [u8; 4] = *b"PACK";
+const PACK_VERSION: u32 = 2;
+
+/// Writes one pack, entry by entry, then its `.idx` and `.rev`.
+pub struct PackWriter {
+    // Declared before `temps` so the file is closed before removal on drop.
+    out: HashingWriter<BufWriter<File>>,
+    temps: TempFiles,
+    temp_pack: PathBuf,
+    dir: PathBuf,
+    hash: HashKind,
+    num_objects: u32,
+    /// In pack (offset) order while writing; sorted by id in `finish`.
+    entries: Vec<IndexEntry>,
+    /// Entry header bytes, reused between entries.
+    header: Vec<u8>,
+    /// Set when a write failed part-way: the file no longer parses.
+    broken: bool,
+}
+
+/// The published pack.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackOutcome {
+    pub pack_path: PathBuf,
+    pub idx_path: PathBuf,
+    pub rev_path: PathBuf,
+    /// The pack trailer: the hash of every byte before it (also the file
+    /// name stem).
+    pub checksum: ObjectId,
+    pub num_objects: u32,
+    /// Size of the `.pack` file, trailer included.
+    pub pack_size: u64,
+}
+
+impl PackWriter {
+    /// Starts `dir/tmp_pack_XXXXXX` (a temp file in the destination's
+    /// `objects/pack` directory) and writes the header for `num_objects`
+    /// entries.
+    pub fn create(dir: &Path, hash: HashKind, num_objects: u32) -> Result<Self, PackWriteError> {
+        let mut temps = TempFiles::default();
+        let (temp_pack, file) = create_temp(dir, "tmp_pack_")?;
+        temps.0.push(temp_pack.clone());
+        let mut out = HashingWriter::new(BufWriter::new(file), hash);
+        let mut header = Vec::with_capacity(12);
+        header.extend_from_slice(&PACK_SIGNATURE);
+        header.extend_from_slice(&PACK_VERSION.to_be_bytes());
+        header.extend_from_slice(&num_objects.to_be_bytes());
+        out.write_all(&header)
+            .map_err(PackWriteError::io(&temp_pack))?;
+        let mut entries = Vec::new();
+        // Exact, so a large pack does not pay for amortised doubling; a
+        // refusal just falls back to growing as entries come.
+        let _ = entries.try_reserve_exact(num_objects as usize);
+        Ok(PackWriter {
+            out,
+            temps,
+            temp_pack,
+            dir: dir.to_owned(),
+            hash,
+            num_objects,
+            entries,
+            header,
+            broken: false,
+        })
+    }
+
+    /// A whole object, deflated at `level` (0-9). Returns the entry's offset.
+    pub fn add_object(
+        &mut self,
+        id: ObjectId,
+        kind: ObjectKind,
+        body: &[u8],
+        level: u32,
+    ) -> Result<u64, PackWriteError> {
+        check_level(id, level)?;
+        let offset = self.begin_entry(id)?;
+        encode_entry_header(kind.pack_code(), body.len() as u64, &mut self.header);
+        self.write_entry(id, offset, |out, header| {
+            out.write_all(header)?;
+            deflate_into(out, body, level)
+        })
+    }
+
+    /// A whole object whose zlib stream already exists (copied from a
+    /// source pack: blob bodies are the same in both hash worlds). `size`
+    /// is the inflated size. The stream is copied as is, not checked.
+    pub fn add_compressed(
+        &mut self,
+        id: ObjectId,
+        kind: ObjectKind,
+        size: u64,
+        zlib: &[u8],
+    ) -> Result<u64, PackWriteError> {
+        let offset = self.begin_entry(id)?;
+        encode_entry_header(kind.pack_code(), size, &mut self.header);
+        self.write_entry(id, offset, |out, header| {
+            out.write_all(header)?;
+            out.write_all(zlib)
+        })
+    }
+
+    /// An OFS_DELTA entry against the entry at `base_offset` (an earlier
+    /// entry of this pack), deflating `delta` (git's delta format) at `level`.
+    pub fn add_ofs_delta(
+        &mut self,
+        id: ObjectId,
+        base_offset: u64,
+        delta: &[u8],
+        level: u32,
+    ) -> Result<u64, PackWriteError> {
+        check_level(id, level)?;
+        let offset = self.begin_delta(id, base_offset, delta.len() as u64)?;
+        self.write_entry(id, offset, |out, header| {
+            out.write_all(header)?;
+            deflate_into(out, delta, level)
+        })
+    }
+
+    /// An OFS_DELTA entry whose delta is already a zlib stream (a source
+    /// blob delta, reused: only the header and base distance change).
+    /// `delta_size` is the inflated size of the delta.
+    pub fn add_ofs_delta_compressed(
+        &mut self,
+        id: ObjectId,
+        base_offset: u64,
+        delta_size: u64,
+        zlib: &[u8],
+    ) -> Result<u64, PackWriteError> {
+        let offset = self.begin_delta(id, base_offset, delta_size)?;
+        self.write_entry(id, offset, |out, header| {
+            out.write_all(header)?;
+            out.write_all(zlib)
+        })
+    }
+
+    /// Entries added so far.
+    pub fn entries_written(&self) -> u32 {
+        // Never more than `num_objects`, a u32: `begin_entry` refuses more.
+        self.entries.len() as u32
+    }
+
+    /// Bytes of the `.pack` written so far (the next entry's offset).
+    pub fn bytes_written(&self) -> u64 {
+        self.out.bytes_written()
+    }
+
+    /// Finishes: writes the trailer, then the `.idx` and `.rev`, fsyncs, and
+    /// renames into place as `pack-<hex of trailer>.{pack,rev,idx}`.
+    ///
+    /// Duplicate ids are detected here, when the entries are sorted for the
+    /// index, so the writer needs no set of ids beside its entry list. An
+    /// existing pack with the same name has the same content and is
+    /// replaced. If a rename fails, files already renamed stay (a pack
+    /// without `.idx` is invisible to git); temporary files are removed.
+    pub fn finish(mut self) -> Result<PackOutcome, PackWriteError> {
+        if self.broken {
+            return Err(PackWriteError::Broken {
+                path: self.temp_pack.clone(),
+            });
+        }
+        let actual = self.entries_written();
+        if actual != self.num_objects {
+            return Err(PackWriteError::CountMismatch {
+                expected: self.num_objects,
+                actual,
+            });
+        }
+        let hash = self.hash;
+        let mut entries = std::mem::take(&mut self.entries);
+        // Checks before the trailer, so a rejected pack costs no fsync.
+        idx_writer::sort_and_check(hash, &mut entries, &hash.null_id())?;
+
+        let temp_pack = self.temp_pack.clone();
+        let (buffered, checksum) = self
+            .out
+            .finish_with_trailer()
+            .map_err(PackWriteError::io(&temp_pack))?;
+        let pack_file = buffered
+            .into_inner()
+            .map_err(|e| PackWriteError::io(&temp_pack)(e.into_error()))?;
+        let pack_size = pack_file
+            .metadata()
+            .map_err(PackWriteError::io(&temp_pack))?
+            .len();
+        pack_file
+            .sync_all()
+            .map_err(PackWriteError::io(&temp_pack))?;
+        drop(pack_file);
+
+        let mut temps = self.temps;
+        let temp_rev = write_temp(&self.dir, "tmp_rev_", &mut temps, |f| {
+            rev_writer::write_sorted(f, hash, &entries, &checksum)
+        })?;
+        let temp_idx = write_temp(&self.dir, "tmp_idx_", &mut temps, |f| {
+            idx_writer::write_sorted(f, hash, &entries, &checksum)
+        })?;
+
+        let stem = format!("pack-{}", checksum.to_hex());
+        let pack_path = self.dir.join(format!("{stem}.pack"));
+        let rev_path = self.dir.join(format!("{stem}.rev"));
+        let idx_path = self.dir.join(format!("{stem}.idx"));
+        for (from, to) in [
+            (&temp_pack, &pack_path),
+            (&temp_rev, &rev_path),
+            (&temp_idx, &idx_path),
+        ] {
+            std::fs::rename(from, to).map_err(PackWriteError::io(to))?;
+        }
+        temps.0.clear();
+        sync_dir(&self.dir)?;
+        Ok(PackOutcome {
+            pack_path,
+            idx_path,
+            rev_path,
+            checksum,
+            num_objects: actual,
+            pack_size,
+        })
+    }
+
+    /// Checks that `id` may be added; returns the offset of its entry and
+    /// resets the header buffer and the entry CRC.
+    fn begin_entry(&mut self, id: ObjectId) -> Result<u64, PackWriteError> {
+        if self.broken {
+            return Err(PackWriteError::Broken {
+                path: self.temp_pack.clone(),
+            });
+        }
+        idx_writer::check_kind(self.hash, &id)?;
+        if self.entries_written() >= self.num_objects {
+            return Err(PackWriteError::TooManyObjects {
+                expected: self.num_objects,
+                id,
+            });
+        }
+        self.header.clear();
+        self.out.begin_crc();
+        Ok(self.out.bytes_written())
+    }
+
+    /// [`Self::begin_entry`] for an OFS_DELTA: checks the base is an entry
+    /// start before this one and encodes the header and base distance.
+    fn begin_delta(
+        &mut self,
+        id: ObjectId,
+        base_offset: u64,
+        delta_size: u64,
+    ) -> Result<u64, PackWriteError> {
+        let offset = self.begin_entry(id)?;
+        // Entries are appended in offset order, so they can be bisected.
+        let is_entry = self
+            .entries
+            .binary_search_by_key(&base_offset, |e| e.offset)
+            .is_ok();
+        if !is_entry {
+            return Err(PackWriteError::BadDeltaBase {
+                id,
+                offset,
+                base_offset,
+            });
+        }
+        encode_entry_header(OBJ_OFS_DELTA, delta_size, &mut self.header);
+        encode_ofs_distance(offset - base_offset, &mut self.header);
+        Ok(offset)
+    }
+
+    /// Runs `write` (the header then the zlib stream) and records the
+    /// entry; any I/O error leaves the writer broken.
+    fn write_entry(
+        &mut self,
+        id: ObjectId,
+        offset: u64,
+        write: impl FnOnce(&mut HashingWriter<BufWriter<File>>, &[u8]) -> io::Result<()>,
+    ) -> Result<u64, PackWriteError> {
+        if let Err(e) = write(&mut self.out, &self.header) {
+            self.broken = true;
+            return Err(PackWriteError::io(&self.temp_pack)(e));
+        }
+        self.entries.push(IndexEntry {
+            id,
+            offset,
+            crc32: self.out.crc(),
+        });
+        Ok(offset)
+    }
+}
+
+fn check_level(id: ObjectId, level: u32) -> Result<(), PackWriteError> {
+    if level <= 9 {
+        Ok(())
+    } else {
+        Err(PackWriteError::InvalidLevel { id, level })
+    }
+}
+
+/// Streams `data` through zlib straight into the pack.
+fn deflate_into<W: Write>(out: &mut W, data: &[u8], level: u32) -> io::Result<()> {
+    let mut z = ZlibEncoder::new(out, Compression::new(level));
+    z.write_all(data)?;
+    z.finish()?;
+    Ok(())
+}
+
+/// Temporary files to remove unless disarmed (by clearing the list).
+#[derive(Default)]
+struct TempFiles(Vec<PathBuf>);
+
+impl Drop for TempFiles {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            // Best effort: a leftover tmp_* file is garbage git ignores.
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// Creates a new temporary file, writes it with `write`, fsyncs it and
+/// returns its path (registered in `temps`).
+fn write_temp(
+    dir: &Path,
+    prefix: &str,
+    temps: &mut TempFiles,
+    write: impl FnOnce(&File) -> io::Result<ObjectId>,
+) -> Result<PathBuf, PackWriteError> {
+    let (path, file) = create_temp(dir, prefix)?;
+    temps.0.push(path.clone());
+    write(&file).map_err(PackWriteError::io(&path))?;
+    file.sync_all().map_err(PackWriteError::io(&path))?;
+    Ok(path)
+}
+
+/// Creates `dir/<prefix>XXXXXX` exclusively, read-only from the start as
+/// git's `odb_mkstemp` does (the mode only governs later opens).
+fn create_temp(dir: &Path, prefix: &str) -> Result<(PathBuf, File), PackWriteError> {
+    const ALPHABET: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut last_error = None;
+    for _ in 0..100 {
+        // RandomState is seeded randomly per process; the counter and the
+        // clock make successive names differ.
+        use std::hash::{BuildHasher, Hasher};
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+        h.write_u32(std::process::id());
+        if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+            h.write_u128(t.as_nanos());
+        }
+        let mut bits = h.finish();
+        let mut name = String::from(prefix);
+        for _ in 0..6 {
+            name.push(char::from(ALPHABET[(bits % 62) as usize]));
+            bits /= 62;
+        }
+        let path = dir.join(name);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o444);
+        match options.open(&path) {
+            Ok(file) => return Ok((path, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last_error = Some((path, e)),
+            Err(e) => return Err(PackWriteError::io(&path)(e)),
+        }
+    }
+    let (path, e) = last_error.expect("the loop ran and every attempt collided");
+    Err(PackWriteError::io(&path)(e))
+}
+
+/// Makes the renames durable (the directory entry is data too).
+fn sync_dir(dir: &Path) -> Result<(), PackWriteError> {
+    #[cfg(unix)]
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(PackWriteError::io(dir))?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
