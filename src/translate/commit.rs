@@ -124,43 +124,15 @@ fn translate_mergetag(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::translate::test_support::{hex, id1, id2, pairs};
+    use crate::object::ObjectKind::Commit;
+    use crate::translate::test_support::{back, fwd, hex, id1, id2, refusal, translate};
 
     const WHO: &str = "author A <a@x> 1 +0000\ncommitter C <c@x> 2 +0100\n";
 
-    fn run(
-        body: &[u8],
-        from: HashKind,
-        to: HashKind,
-        strict: bool,
-    ) -> Result<(Vec<u8>, TranslateNotes), TranslateError> {
-        let mut out = b"junk".to_vec();
-        let opts = TranslateOptions {
-            strict_headers: strict,
-        };
-        let notes = translate_commit(body, from, to, &pairs(), opts, &mut out)?;
-        Ok((out, notes))
-    }
-    fn fwd(body: &str) -> String {
-        let (out, _) = run(body.as_bytes(), HashKind::Sha1, HashKind::Sha256, false).unwrap();
-        String::from_utf8(out).expect("tests use text")
-    }
-    fn back(body: &str) -> String {
-        let (out, _) = run(body.as_bytes(), HashKind::Sha256, HashKind::Sha1, false).unwrap();
-        String::from_utf8(out).expect("tests use text")
-    }
-    fn err(body: &str, strict: bool) -> TranslateError {
-        run(body.as_bytes(), HashKind::Sha1, HashKind::Sha256, strict).unwrap_err()
-    }
-
-    /// Header lines of the known kinds; `n` picks the fake ids.
-    fn ids(side: fn(u8) -> crate::hash::ObjectId) -> String {
-        format!(
-            "tree {}\nparent {}\nparent {}\n",
-            hex(side(1)),
-            hex(side(2)),
-            hex(side(3))
-        )
+    /// `tree` and two `parent` lines naming ids 1, 2, 3 of one side.
+    fn ids(side: fn(u8) -> ObjectId) -> String {
+        let [t, p, q] = [1, 2, 3].map(|n| hex(side(n)));
+        format!("tree {t}\nparent {p}\nparent {q}\n")
     }
 
     #[test]
@@ -169,46 +141,25 @@ mod tests {
                     gpgsig-sha256 X\n Y\n\nmessage \u{0}\n\nno final LF";
         let sha1 = format!("{}{WHO}{tail}", ids(id1));
         let sha256 = format!("{}{WHO}{tail}", ids(id2));
-        assert_eq!(fwd(&sha1), sha256);
-        assert_eq!(back(&sha256), sha1);
+        assert_eq!(fwd(Commit, &sha1), sha256);
+        assert_eq!(back(Commit, &sha256), sha1);
         // A commit may end right after its header.
-        assert_eq!(fwd(&ids(id1)), ids(id2));
+        assert_eq!(fwd(Commit, &ids(id1)), ids(id2));
+        // git copies continuation lines after any field, `tree` included.
+        let odd = |side| format!("tree {}\n odd\n{WHO}\nm", hex(side));
+        assert_eq!(fwd(Commit, &odd(id1(1))), odd(id2(1)));
     }
 
     #[test]
     fn well_known_ids_need_no_map_entry() {
-        let (s1, s2) = (HashKind::Sha1, HashKind::Sha256);
-        let src = format!(
-            "tree {}\nparent {}\n",
-            hex(s1.empty_tree()),
-            hex(s1.null_id())
-        );
-        let want = format!(
-            "tree {}\nparent {}\n",
-            hex(s2.empty_tree()),
-            hex(s2.null_id())
-        );
-        assert_eq!(fwd(&src), want);
-    }
-
-    #[test]
-    fn upper_case_hex_is_written_lower_case() {
-        let src = format!("tree {}\n{WHO}\nm\n", hex(id1(0xAB)).to_uppercase());
-        let map = |id: &crate::hash::ObjectId| (*id == id1(0xAB)).then_some(id2(0xAB));
-        let mut out = Vec::new();
-        translate_commit(
-            src.as_bytes(),
-            HashKind::Sha1,
-            HashKind::Sha256,
-            &map,
-            Default::default(),
-            &mut out,
-        )
-        .unwrap();
-        assert_eq!(
-            out,
-            format!("tree {}\n{WHO}\nm\n", hex(id2(0xAB))).as_bytes()
-        );
+        let line = |h: HashKind| {
+            format!(
+                "tree {}\nparent {}\n",
+                hex(h.empty_tree()),
+                hex(h.null_id())
+            )
+        };
+        assert_eq!(fwd(Commit, &line(HashKind::Sha1)), line(HashKind::Sha256));
     }
 
     /// The embedded tag is translated by the tag rule: its SHA-1 signature
@@ -223,8 +174,8 @@ mod tests {
         let (head1, head2) = (head(hex(id1(4))), head(hex(id2(4))));
         let sha1 = format!("{}{WHO}{head1} \n msg\n{sig_in_body}\nm\n", ids(id1));
         let sha256 = format!("{}{WHO}{head2}{sig_in_header} \n msg\n\nm\n", ids(id2));
-        assert_eq!(fwd(&sha1), sha256);
-        assert_eq!(back(&sha256), sha1);
+        assert_eq!(fwd(Commit, &sha1), sha256);
+        assert_eq!(back(Commit, &sha256), sha1);
     }
 
     #[test]
@@ -234,29 +185,25 @@ mod tests {
             ids(id1),
             hex(id1(42))
         );
-        assert_eq!(
-            err(&unmapped, false),
-            TranslateError::UnmappedId {
-                field: "mergetag object",
-                id: id1(42)
-            }
-        );
+        let want = TranslateError::UnmappedId {
+            field: "mergetag object",
+            id: id1(42),
+        };
+        assert_eq!(refusal(Commit, &unmapped, false), want);
+        let o = hex(id1(4));
         for bad in [
-            "mergetag object 12\n type commit\n",
-            "mergetag \n",
-            "mergetag object",
+            "mergetag object 12\n type commit\n".to_string(),
+            "mergetag \n".into(),
+            "mergetag object".into(),
+            format!("mergetag object {o}\n type commit"),
         ] {
             let body = format!("{}{bad}", ids(id1));
+            let err = refusal(Commit, &body, false);
             assert!(
-                matches!(err(&body, false), TranslateError::MalformedCommit { .. }),
+                matches!(err, TranslateError::MalformedCommit { .. }),
                 "{bad:?}"
             );
         }
-        let no_lf = format!("{}mergetag object {}\n type commit", ids(id1), hex(id1(4)));
-        assert!(matches!(
-            err(&no_lf, false),
-            TranslateError::MalformedCommit { .. }
-        ));
     }
 
     #[test]
@@ -265,25 +212,20 @@ mod tests {
             "{}{WHO}change-id zzz\n cont\nvanity 1\nchange-id y\n\nm\n",
             ids(id1)
         );
-        let (out, notes) = run(src.as_bytes(), HashKind::Sha1, HashKind::Sha256, false).unwrap();
+        let (out, notes) = translate(Commit, src.as_bytes(), HashKind::Sha1, false).unwrap();
         assert_eq!(out, src.replace(&ids(id1), &ids(id2)).as_bytes());
         assert_eq!(notes.unknown_headers, ["change-id", "vanity"]);
-        assert_eq!(
-            err(&src, true),
-            TranslateError::UnknownHeader {
-                name: "change-id".into()
-            }
-        );
-        // Known fields and the message never count as unknown.
-        let (_, notes) = run(fwd_src().as_bytes(), HashKind::Sha1, HashKind::Sha256, true).unwrap();
-        assert!(notes.unknown_headers.is_empty());
-    }
-
-    fn fwd_src() -> String {
-        format!(
+        let want = TranslateError::UnknownHeader {
+            name: "change-id".into(),
+        };
+        assert_eq!(refusal(Commit, &src, true), want);
+        // Known fields (any `gpgsig*`) and the message never count as unknown.
+        let known = format!(
             "{}{WHO}encoding x\ngpgsigfoo\n\nchange-id in message\n",
             ids(id1)
-        )
+        );
+        let (_, notes) = translate(Commit, known.as_bytes(), HashKind::Sha1, true).unwrap();
+        assert!(notes.unknown_headers.is_empty());
     }
 
     #[test]
@@ -302,31 +244,23 @@ mod tests {
             format!("tree {}\n", hex(id2(1))),  // SHA-256 id in a SHA-1 commit
         ];
         for body in &cases {
+            let err = refusal(Commit, body, false);
             assert!(
-                matches!(err(body, false), TranslateError::MalformedCommit { .. }),
+                matches!(err, TranslateError::MalformedCommit { .. }),
                 "{body:?}"
             );
         }
-        assert_eq!(
-            err(&format!("tree {}\n", hex(id1(42))), false),
-            TranslateError::UnmappedId {
-                field: "tree",
-                id: id1(42)
-            }
-        );
-        assert_eq!(
-            err(&format!("tree {t}\nparent {}\n", hex(id1(43))), false),
-            TranslateError::UnmappedId {
-                field: "parent",
-                id: id1(43)
-            }
-        );
-    }
-
-    /// git copies continuation lines after any field, `tree` included.
-    #[test]
-    fn continuation_after_tree_is_copied() {
-        let src = format!("tree {}\n odd\n{WHO}\nm", hex(id1(1)));
-        assert_eq!(fwd(&src), format!("tree {}\n odd\n{WHO}\nm", hex(id2(1))));
+        let unmapped = format!("tree {}\n", hex(id1(42)));
+        let want = TranslateError::UnmappedId {
+            field: "tree",
+            id: id1(42),
+        };
+        assert_eq!(refusal(Commit, &unmapped, false), want);
+        let unmapped = format!("tree {t}\nparent {}\n", hex(id1(43)));
+        let want = TranslateError::UnmappedId {
+            field: "parent",
+            id: id1(43),
+        };
+        assert_eq!(refusal(Commit, &unmapped, false), want);
     }
 }
