@@ -14,6 +14,8 @@ mod tag;
 mod tree;
 
 #[cfg(test)]
+mod consistency;
+#[cfg(test)]
 mod reversibility;
 #[cfg(test)]
 mod test_support;
