@@ -2,6 +2,8 @@
 
 mod header;
 mod kind;
+mod references;
 
 pub use header::{HeaderError, object_header, parse_object_header};
 pub use kind::ObjectKind;
+pub use references::*;
