@@ -21,6 +21,9 @@ mod state;
 mod target;
 mod write;
 
+#[cfg(test)]
+mod git_tests;
+
 pub use error::RefsError;
 pub use mapping::IdMap;
 pub use packed::{PackedRef, PackedRefs};
