@@ -64,6 +64,7 @@ struct Fixture {
     dest: std::path::PathBuf,
     c1: String,
     c2: String,
+    c3: String,
     amended_away: String,
 }
 
@@ -78,7 +79,7 @@ fn fixture() -> Fixture {
     let c1 = commit(&work, "a", "one");
     let c2 = commit(&work, "a", "two");
     git(&work, &["checkout", "-q", "-b", "dev"]);
-    commit(&work, "b", "three");
+    let c3 = commit(&work, "b", "three");
     git(&work, &["checkout", "-q", "main"]);
     git(&work, &["tag", "-a", "v1", "-m", "tag v1"]);
     git(
@@ -86,7 +87,13 @@ fn fixture() -> Fixture {
         &["tag", "-a", "v1-nested", "-m", "tag of a tag", "v1"],
     );
     git(&work, &["tag", "light", &c1]);
-    git(&work, &["replace", &c1, &c2]);
+    // two replace refs, so renaming them can reorder packed-refs; one logged,
+    // so its reflog path is renamed too
+    git(
+        &work,
+        &["-c", "core.logAllRefUpdates=always", "replace", &c1, &c2],
+    );
+    git(&work, &["replace", &c3, &c1]);
     git(&work, &["notes", "add", "-m", "a note", &c2]);
     git(&work, &["update-ref", "refs/remotes/origin/main", &c2]);
     git(
@@ -104,6 +111,7 @@ fn fixture() -> Fixture {
     git(&work, &["branch", "after-pack"]);
     git(&work, &["reset", "-q", "--soft", "HEAD~1"]);
     git(&work, &["reset", "-q", "--soft", "ORIG_HEAD"]);
+    git(&work, &["fetch", "-q", ".", "dev", "main"]);
     let dest = dir.path().join("dest.git");
     git(
         dir.path(),
@@ -115,6 +123,7 @@ fn fixture() -> Fixture {
         dest,
         c1,
         c2,
+        c3,
         amended_away,
         _dir: dir,
     }
@@ -208,7 +217,9 @@ fn snapshot_sees_every_kind_of_ref() {
             .collect::<Vec<_>>()
     );
 
-    assert!(src.pseudo.iter().any(|p| p.name == "ORIG_HEAD"));
+    let pseudo_names: Vec<&str> = src.pseudo.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(pseudo_names, ["ORIG_HEAD", "FETCH_HEAD"]);
+    assert_eq!(src.pseudo[1].ids().count(), 2);
     let log_names: Vec<&str> = src.reflogs.iter().map(|l| l.name.as_str()).collect();
     assert_eq!(log_names.first(), Some(&"HEAD"));
     assert!(log_names.contains(&"refs/heads/dev"));
@@ -280,6 +291,22 @@ fn translated_refs_parse_back_with_every_id_mapped_and_names_kept() {
         }
     }
     assert_eq!(back.pseudo.len(), src.pseudo.len());
+    for (s, b) in src.pseudo.iter().zip(&back.pseudo) {
+        assert_eq!(b.name, s.name);
+        let (PseudoContent::Lines(s_lines), PseudoContent::Lines(b_lines)) =
+            (&s.content, &b.content)
+        else {
+            panic!("{} is not a list of ids", s.name);
+        };
+        let mapped: Vec<IdLine> = s_lines
+            .iter()
+            .map(|l| IdLine {
+                id: fake_map(&l.id).expect("total"),
+                tail: l.tail.clone(),
+            })
+            .collect();
+        assert_eq!(b_lines, &mapped);
+    }
     let mut back_ids: Vec<ObjectId> = back.all_ids().collect();
     let mut want_ids: Vec<ObjectId> = src
         .all_ids()
@@ -304,8 +331,16 @@ fn translated_refs_parse_back_with_every_id_mapped_and_names_kept() {
             "{name}"
         );
     }
-    let replace = format!("refs/replace/{}", mapped_hex(&fx.c1));
-    assert_eq!(git(&fx.dest, &["rev-parse", &replace]), mapped_hex(&fx.c2));
+    // git binary-searches a `sorted` packed-refs, so this also checks the order
+    for (replaced, replacement) in [(&fx.c1, &fx.c2), (&fx.c3, &fx.c1)] {
+        let name = format!("refs/replace/{}", mapped_hex(replaced));
+        assert_eq!(
+            git(&fx.dest, &["rev-parse", &name]),
+            mapped_hex(replacement)
+        );
+    }
+    let replace_log = format!("logs/refs/replace/{}", mapped_hex(&fx.c1));
+    assert!(fx.dest.join(replace_log).is_file());
     assert!(fx.dest.join("logs/HEAD").is_file());
     git(&fx.dest, &["refs", "verify", "--strict"]);
 }
@@ -389,7 +424,17 @@ fn detached_head_is_translated_but_not_written() {
 #[test]
 fn in_progress_merge_is_detected() {
     let fx = fixture();
-    git(&fx.work, &["merge", "-q", "--no-commit", "--no-ff", "dev"]);
+    git(
+        &fx.work,
+        &[
+            "--no-replace-objects",
+            "merge",
+            "-q",
+            "--no-commit",
+            "--no-ff",
+            "dev",
+        ],
+    );
     assert_eq!(
         in_progress_operation(&fx.git_dir),
         Some("a merge (MERGE_HEAD)")

@@ -165,3 +165,86 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), RefsError> {
     drop(file);
     fs::rename(&temp, path).map_err(|e| RefsError::io(path, e))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::refs::PackedRef;
+
+    fn sha1(byte: u8) -> ObjectId {
+        ObjectId::Sha1([byte; 20])
+    }
+
+    /// Maps 0x11.. to 0xee.. and 0x22.. to 0x01..: the order of the names flips.
+    fn flipping_map(id: &ObjectId) -> Option<ObjectId> {
+        match id.as_bytes()[0] {
+            0x11 => Some(ObjectId::Sha256([0xee; 32])),
+            0x22 => Some(ObjectId::Sha256([0x01; 32])),
+            0x33 => Some(ObjectId::Sha256([0x33; 32])),
+            _ => None,
+        }
+    }
+
+    fn snapshot(header: Option<&[u8]>) -> SourceRefs {
+        let entry = |name: String, id| PackedRef {
+            name,
+            id,
+            peeled: None,
+        };
+        SourceRefs {
+            hash: HashKind::Sha1,
+            head: RefTarget::Symbolic("refs/heads/main".into()),
+            loose: vec![],
+            packed: Some(PackedRefs {
+                header: header.map(<[u8]>::to_vec),
+                entries: vec![
+                    entry("refs/heads/main".into(), sha1(0x33)),
+                    entry(format!("refs/replace/{}", sha1(0x11)), sha1(0x33)),
+                    entry(format!("refs/replace/{}", sha1(0x22)), sha1(0x33)),
+                    entry("refs/tags/t".into(), sha1(0x33)),
+                ],
+            }),
+            pseudo: vec![],
+            reflogs: vec![],
+        }
+    }
+
+    fn written_names(header: Option<&[u8]>) -> Vec<String> {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let outcome = write_translated_refs(
+            &snapshot(header),
+            dir.path(),
+            HashKind::Sha256,
+            &flipping_map,
+        )
+        .expect("write");
+        assert_eq!(outcome.refs_written, 4);
+        let path = dir.path().join("packed-refs");
+        let content = fs::read(&path).expect("packed-refs written");
+        let packed = PackedRefs::parse(&path, HashKind::Sha256, &content).expect("parses back");
+        assert_eq!(packed.header.as_deref(), header);
+        packed.entries.into_iter().map(|e| e.name).collect()
+    }
+
+    #[test]
+    fn renamed_replace_refs_are_resorted_when_the_file_is_sorted() {
+        let names = written_names(Some(b"# pack-refs with: peeled fully-peeled sorted \n"));
+        let (low, high) = ("01".repeat(32), "ee".repeat(32));
+        assert_eq!(
+            names,
+            [
+                "refs/heads/main".to_string(),
+                format!("refs/replace/{low}"),
+                format!("refs/replace/{high}"),
+                "refs/tags/t".to_string(),
+            ]
+        );
+    }
+
+    #[test]
+    fn unsorted_file_keeps_its_order() {
+        let names = written_names(None);
+        assert_eq!(names[1], format!("refs/replace/{}", "ee".repeat(32)));
+        assert_eq!(names[2], format!("refs/replace/{}", "01".repeat(32)));
+    }
+}
