@@ -84,15 +84,12 @@ pub fn read_source_refs(git_dir: &Path, hash: HashKind) -> Result<SourceRefs, Re
         }
     }
 
-    let mut reflog_files = Vec::new();
     let logs = git_dir.join("logs");
-    let head_log = logs.join("HEAD");
-    if head_log.is_file() {
-        reflog_files.push(("HEAD".to_string(), head_log));
-    }
+    let mut reflog_files = vec![("HEAD".to_string(), logs.join("HEAD"))];
     reflog_files.extend(list_ref_files(&logs, "refs")?);
     let mut reflogs = Vec::with_capacity(reflog_files.len());
     for (name, path) in reflog_files {
+        // `logs/HEAD` is absent when the repository does not log HEAD.
         if let Some(content) = read_optional(&path)? {
             let entries = parse_reflog(&path, hash, &content)?;
             reflogs.push(Reflog { name, entries });
