@@ -1,0 +1,82 @@
+//! The one error type of the refs layer: every variant names the file (and,
+//! for parse errors, the 1-based line) or the ref it is about, so a user can
+//! go and look at the exact spot that stopped the conversion.
+
+use std::path::PathBuf;
+
+use crate::hash::{HashKind, ObjectId};
+
+/// Why reading the source refs or writing the translated ones failed.
+#[derive(Debug, thiserror::Error)]
+pub enum RefsError {
+    /// The source uses the reftable backend, whose binary tables this module
+    /// does not read; converting it as a files-backend repository would
+    /// silently lose every ref.
+    #[error(
+        "{path}: the repository stores its refs in reftable format, which git-rehash does not read; \
+         migrate them first with `git refs migrate --ref-format=files`"
+    )]
+    Reftable { path: PathBuf },
+
+    /// Reading or writing a file (or listing a directory) failed.
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// A line of a ref file does not have the shape git writes.
+    #[error("{path}:{line}: {reason}")]
+    Malformed {
+        path: PathBuf,
+        line: usize,
+        reason: String,
+    },
+
+    /// A file name under `refs/` or `logs/` is not UTF-8; ref names are kept
+    /// as `String`, so such a ref cannot be carried over faithfully.
+    #[error("{path}: ref name is not valid UTF-8")]
+    NonUtf8Name { path: PathBuf },
+
+    /// Without `HEAD` the directory is not a git directory at all.
+    #[error("{path}: missing HEAD, not a git directory")]
+    MissingHead { path: PathBuf },
+
+    /// A ref (or packed-refs peeled line, or replace-ref name) names an
+    /// object that has no translation. The orchestrator checks existence
+    /// first, so this is a safety net rather than an expected outcome.
+    #[error("ref {refname} points at {id}, which has no translated id")]
+    Unmapped { refname: String, id: ObjectId },
+
+    /// The id map answered with an id of the wrong hash kind; writing it
+    /// would produce refs the destination repository cannot read.
+    #[error("ref {refname}: the map translated {from} into {got:?}, expected a {expected} id")]
+    WrongKind {
+        refname: String,
+        from: ObjectId,
+        got: ObjectId,
+        expected: HashKind,
+    },
+}
+
+impl RefsError {
+    pub(crate) fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        RefsError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    pub(crate) fn malformed(
+        path: impl Into<PathBuf>,
+        line: usize,
+        reason: impl Into<String>,
+    ) -> Self {
+        RefsError::Malformed {
+            path: path.into(),
+            line,
+            reason: reason.into(),
+        }
+    }
+}

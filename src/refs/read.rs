@@ -1,0 +1,209 @@
+//! A read-only snapshot of a source repository's refs (files backend):
+//! `HEAD`, loose refs, `packed-refs`, pseudo-refs and reflogs.
+//!
+//! Nothing here writes to the source, not even a lock file: the snapshot is
+//! taken by plain reads, and the orchestrator refuses to convert a
+//! repository with an operation in progress (see [`super::in_progress_operation`]).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use super::packed::PackedRefs;
+use super::pseudo::{PSEUDO_REFS, PseudoRef, parse_pseudo_ref};
+use super::reflog::{Reflog, parse_reflog};
+use super::target::parse_ref_content;
+use super::{RefTarget, RefsError};
+use crate::hash::{HashKind, ObjectId};
+
+/// A loose ref: one file under `refs/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LooseRef {
+    /// The full name, e.g. `refs/heads/main`.
+    pub name: String,
+    pub target: RefTarget,
+}
+
+/// Everything in the source's ref store that names objects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceRefs {
+    /// The hash kind of every id in the snapshot.
+    pub hash: HashKind,
+    pub head: RefTarget,
+    /// Sorted by name (byte order, as git sorts refs).
+    pub loose: Vec<LooseRef>,
+    /// `None` when the repository has no `packed-refs` file.
+    pub packed: Option<PackedRefs>,
+    /// Present pseudo-refs, in [`PSEUDO_REFS`] order.
+    pub pseudo: Vec<PseudoRef>,
+    /// `logs/HEAD` first, then `logs/refs/**` sorted by name.
+    pub reflogs: Vec<Reflog>,
+}
+
+/// Whether the repository uses the reftable backend (git creates a
+/// `reftable/` directory for it, next to a stub `refs/`).
+pub fn detect_reftable(git_dir: &Path) -> bool {
+    git_dir.join("reftable").is_dir()
+}
+
+/// Reads the refs of the repository at `git_dir` (a bare repository or a
+/// `.git` directory) whose ids are of kind `hash`.
+pub fn read_source_refs(git_dir: &Path, hash: HashKind) -> Result<SourceRefs, RefsError> {
+    if detect_reftable(git_dir) {
+        return Err(RefsError::Reftable {
+            path: git_dir.join("reftable"),
+        });
+    }
+    let head_path = git_dir.join("HEAD");
+    let head =
+        read_ref_file(&head_path, hash)?.ok_or(RefsError::MissingHead { path: head_path })?;
+
+    let mut loose = Vec::new();
+    for (name, path) in list_ref_files(git_dir, "refs")? {
+        // A file that vanished between listing and reading was deleted by a
+        // concurrent git; it is no longer a ref.
+        if let Some(target) = read_ref_file(&path, hash)? {
+            loose.push(LooseRef { name, target });
+        }
+    }
+
+    let packed_path = git_dir.join("packed-refs");
+    let packed = read_optional(&packed_path)?
+        .map(|content| PackedRefs::parse(&packed_path, hash, &content))
+        .transpose()?;
+
+    let mut pseudo = Vec::new();
+    for name in PSEUDO_REFS {
+        let path = git_dir.join(name);
+        if let Some(content) = read_optional(&path)? {
+            pseudo.push(PseudoRef {
+                name: name.to_string(),
+                content: parse_pseudo_ref(&path, hash, &content)?,
+            });
+        }
+    }
+
+    let logs = git_dir.join("logs");
+    let mut reflog_files = vec![("HEAD".to_string(), logs.join("HEAD"))];
+    reflog_files.extend(list_ref_files(&logs, "refs")?);
+    let mut reflogs = Vec::with_capacity(reflog_files.len());
+    for (name, path) in reflog_files {
+        // `logs/HEAD` is absent when the repository does not log HEAD.
+        if let Some(content) = read_optional(&path)? {
+            let entries = parse_reflog(&path, hash, &content)?;
+            reflogs.push(Reflog { name, entries });
+        }
+    }
+
+    Ok(SourceRefs {
+        hash,
+        head,
+        loose,
+        packed,
+        pseudo,
+        reflogs,
+    })
+}
+
+impl SourceRefs {
+    /// The refs as git resolves them: a loose ref hides a packed ref of the
+    /// same name (git deletes from `packed-refs` lazily). Sorted by name.
+    pub fn effective_refs(&self) -> Vec<(String, RefTarget)> {
+        let mut refs: BTreeMap<&str, RefTarget> = BTreeMap::new();
+        for entry in self.packed.iter().flat_map(|p| &p.entries) {
+            refs.insert(&entry.name, RefTarget::Direct(entry.id));
+        }
+        for entry in &self.loose {
+            refs.insert(&entry.name, entry.target.clone());
+        }
+        refs.into_iter()
+            .map(|(name, target)| (name.to_string(), target))
+            .collect()
+    }
+
+    /// Every id the snapshot names: `HEAD`, loose and packed refs (shadowed
+    /// ones included, since they are written too), peeled lines, pseudo-refs
+    /// and reflogs. The all-zero id is skipped: it means "no object". Ids may
+    /// repeat.
+    pub fn all_ids(&self) -> impl Iterator<Item = ObjectId> + '_ {
+        let packed = self.packed.iter().flat_map(|p| &p.entries);
+        self.head
+            .id()
+            .into_iter()
+            .chain(self.loose.iter().filter_map(|r| r.target.id()))
+            .chain(packed.flat_map(|r| std::iter::once(r.id).chain(r.peeled)))
+            .chain(self.pseudo.iter().flat_map(|p| p.ids()))
+            .chain(
+                self.reflogs
+                    .iter()
+                    .flat_map(|log| &log.entries)
+                    .flat_map(|e| [e.old, e.new]),
+            )
+            .filter(|id| !id.is_null())
+    }
+}
+
+/// Reads a one-value ref file; `None` if it does not exist. A symlink into
+/// `refs/` is git's legacy form of a symbolic ref and is read as one.
+fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let link = fs::read_link(path).map_err(|e| RefsError::io(path, e))?;
+            if let Some(name) = link.to_str().filter(|l| l.starts_with("refs/")) {
+                return Ok(Some(RefTarget::Symbolic(name.to_string())));
+            }
+        }
+        Ok(_) => {}
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(RefsError::io(path, e)),
+    }
+    read_optional(path)?
+        .map(|content| parse_ref_content(path, hash, &content))
+        .transpose()
+}
+
+/// The file content, or `None` if it does not exist.
+fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RefsError> {
+    match fs::read(path) {
+        Ok(content) => Ok(Some(content)),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(RefsError::io(path, e)),
+    }
+}
+
+/// Lists the files under `base/<prefix>` recursively as `(name, path)`
+/// pairs, `name` being `<prefix>/<relative path>` with `/` separators,
+/// sorted by name. Like git's `loose_fill_ref_dir`, names starting with `.`
+/// and ending in `.lock` are skipped (lock files of in-flight updates).
+fn list_ref_files(base: &Path, prefix: &str) -> Result<Vec<(String, PathBuf)>, RefsError> {
+    let mut found = Vec::new();
+    let mut pending = vec![(prefix.to_string(), base.join(prefix))];
+    while let Some((dir_name, dir)) = pending.pop() {
+        let entries = match fs::read_dir(&dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == ErrorKind::NotFound => continue,
+            Err(e) => return Err(RefsError::io(&dir, e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(|e| RefsError::io(&dir, e))?;
+            let path = entry.path();
+            let file_name = entry.file_name();
+            let Some(file_name) = file_name.to_str() else {
+                return Err(RefsError::NonUtf8Name { path });
+            };
+            if file_name.starts_with('.') || file_name.ends_with(".lock") {
+                continue;
+            }
+            let name = format!("{dir_name}/{file_name}");
+            let file_type = entry.file_type().map_err(|e| RefsError::io(&path, e))?;
+            if file_type.is_dir() {
+                pending.push((name, path));
+            } else {
+                found.push((name, path));
+            }
+        }
+    }
+    found.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Ok(found)
+}
