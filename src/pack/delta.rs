@@ -93,12 +93,8 @@ pub fn apply_delta(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<(), D
                 expected: result_size,
             });
         }
-        if out.capacity() - out.len() < piece.len() {
-            // Geometric growth capped at the declared size.
-            while out.capacity() - out.len() < piece.len() {
-                grow_within(out, limit);
-            }
-        }
+        // Geometric growth capped at the declared size.
+        grow_within(out, piece.len(), limit);
         out.extend_from_slice(piece);
     }
     if out.len() != limit {

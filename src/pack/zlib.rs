@@ -22,13 +22,15 @@ pub(crate) enum ZlibError {
 /// First reservation for an output buffer; later growth doubles.
 const FIRST_RESERVATION: usize = 8 << 20;
 
-/// Reserves room for at least one more byte in `out`, growing geometrically
-/// but never beyond a total capacity of `limit`.
-pub(crate) fn grow_within(out: &mut Vec<u8>, limit: usize) {
-    if out.len() < out.capacity() || out.len() >= limit {
+/// Makes room for `additional` more bytes in `out`, growing geometrically
+/// but never to a capacity beyond `limit` (unless `len + additional` is).
+pub(crate) fn grow_within(out: &mut Vec<u8>, additional: usize, limit: usize) {
+    let spare = out.capacity() - out.len();
+    if spare >= additional {
         return;
     }
-    let step = out.len().max(FIRST_RESERVATION).min(limit - out.len());
+    let headroom = limit.saturating_sub(out.len());
+    let step = out.len().max(FIRST_RESERVATION).min(headroom).max(additional);
     out.reserve_exact(step);
 }
 
@@ -56,7 +58,7 @@ pub(crate) fn inflate_until(
         if out.len() == limit {
             return Ok(false);
         }
-        grow_within(out, limit);
+        grow_within(out, 1, limit);
         let pos = position(z, input);
         let (in_before, out_before) = (z.total_in(), out.len());
         let status = z
