@@ -197,18 +197,31 @@ mod tests {
 
     #[test]
     fn decodes_and_checks_length() {
-        assert_eq!(decode(b"blob 5\0hello").unwrap(), (ObjectKind::Blob, b"hello".to_vec()));
+        assert_eq!(
+            decode(b"blob 5\0hello").unwrap(),
+            (ObjectKind::Blob, b"hello".to_vec())
+        );
         assert_eq!(decode(b"tree 0\0").unwrap(), (ObjectKind::Tree, Vec::new()));
         assert!(matches!(
             decode(b"blob 6\0hello"),
-            Err(LooseError::SizeMismatch { expected: 6, actual: 5, .. })
+            Err(LooseError::SizeMismatch {
+                expected: 6,
+                actual: 5,
+                ..
+            })
         ));
         assert!(matches!(
             decode(b"blob 4\0hello"),
             Err(LooseError::SizeMismatch { expected: 4, .. })
         ));
-        assert!(matches!(decode(b"blob 4 hello"), Err(LooseError::Header { .. })));
-        assert!(matches!(decode(b"blub 5\0hello"), Err(LooseError::Header { .. })));
+        assert!(matches!(
+            decode(b"blob 4 hello"),
+            Err(LooseError::Header { .. })
+        ));
+        assert!(matches!(
+            decode(b"blub 5\0hello"),
+            Err(LooseError::Header { .. })
+        ));
         let big = [b"blob 100000\0".as_slice(), &[b'x'; 100_000]].concat();
         assert_eq!(decode(&big).unwrap().1.len(), 100_000);
     }
@@ -216,7 +229,10 @@ mod tests {
     #[test]
     fn forged_length_does_not_reserve_memory() {
         let r = decode(b"blob 999999999999\0hello");
-        assert!(matches!(r, Err(LooseError::SizeMismatch { .. }) | Err(LooseError::TooLarge { .. })));
+        assert!(matches!(
+            r,
+            Err(LooseError::SizeMismatch { .. }) | Err(LooseError::TooLarge { .. })
+        ));
         let z = deflate(b"blob 5\0hello");
         assert!(matches!(
             decode_loose(&z[..z.len() - 2], Path::new("x"), &HashKind::Sha1.null_id()),

@@ -122,28 +122,32 @@ impl PackFile {
                 path: self.path.clone(),
                 offset,
             })?;
-        parse_entry(&self.map[start..self.data_end()], offset, self.hash, PACK_HEADER_LEN).map_err(
-            |fault| match fault {
-                HeaderFault::Truncated => PackError::Truncated {
-                    path: self.path.clone(),
-                    offset,
-                },
-                HeaderFault::BadType(code) => PackError::BadEntryType {
-                    path: self.path.clone(),
-                    offset,
-                    code,
-                },
-                HeaderFault::Overflow => PackError::BadEntryHeader {
-                    path: self.path.clone(),
-                    offset,
-                },
-                HeaderFault::BaseOutOfRange(base_offset) => PackError::BaseOutOfRange {
-                    path: self.path.clone(),
-                    offset,
-                    base_offset,
-                },
-            },
+        parse_entry(
+            &self.map[start..self.data_end()],
+            offset,
+            self.hash,
+            PACK_HEADER_LEN,
         )
+        .map_err(|fault| match fault {
+            HeaderFault::Truncated => PackError::Truncated {
+                path: self.path.clone(),
+                offset,
+            },
+            HeaderFault::BadType(code) => PackError::BadEntryType {
+                path: self.path.clone(),
+                offset,
+                code,
+            },
+            HeaderFault::Overflow => PackError::BadEntryHeader {
+                path: self.path.clone(),
+                offset,
+            },
+            HeaderFault::BaseOutOfRange(base_offset) => PackError::BaseOutOfRange {
+                path: self.path.clone(),
+                offset,
+                base_offset,
+            },
+        })
     }
 
     /// Inflates the entry's zlib stream into `out` (replacing its content):

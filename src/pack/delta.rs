@@ -46,7 +46,8 @@ pub fn apply_delta(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<(), D
             actual: base.len() as u64,
         });
     }
-    let limit = usize::try_from(result_size).map_err(|_| DeltaError::TooLarge { size: result_size })?;
+    let limit =
+        usize::try_from(result_size).map_err(|_| DeltaError::TooLarge { size: result_size })?;
     out.clear();
     while at < delta.len() {
         let start = at;
@@ -59,7 +60,11 @@ pub fn apply_delta(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<(), D
                 if cmd & (1 << bit) != 0 {
                     let b = *delta.get(at).ok_or(DeltaError::Truncated { at: start })?;
                     at += 1;
-                    let (field, shift) = if bit < 4 { (0, bit * 8) } else { (1, (bit - 4) * 8) };
+                    let (field, shift) = if bit < 4 {
+                        (0, bit * 8)
+                    } else {
+                        (1, (bit - 4) * 8)
+                    };
                     fields[field] |= u64::from(b) << shift;
                 }
             }
@@ -81,7 +86,9 @@ pub fn apply_delta(base: &[u8], delta: &[u8], out: &mut Vec<u8>) -> Result<(), D
             &base[offset as usize..end as usize]
         } else if cmd != 0 {
             let len = usize::from(cmd);
-            let piece = delta.get(at..at + len).ok_or(DeltaError::Truncated { at: start })?;
+            let piece = delta
+                .get(at..at + len)
+                .ok_or(DeltaError::Truncated { at: start })?;
             at += len;
             piece
         } else {
@@ -160,7 +167,12 @@ mod tests {
         let d = delta(10, 5, &[0x91, 8, 5]);
         assert!(matches!(
             apply_delta(base, &d, &mut out),
-            Err(DeltaError::CopyOutOfBase { at: 2, offset: 8, size: 5, base_len: 10 })
+            Err(DeltaError::CopyOutOfBase {
+                at: 2,
+                offset: 8,
+                size: 5,
+                base_len: 10
+            })
         ));
         // Declared result smaller than produced.
         let d = delta(10, 2, &[0x03, b'a', b'b', b'c']);
@@ -172,24 +184,42 @@ mod tests {
         let d = delta(10, 4, &[0x03, b'a', b'b', b'c']);
         assert_eq!(
             apply_delta(base, &d, &mut out),
-            Err(DeltaError::ResultSizeMismatch { expected: 4, actual: 3 })
+            Err(DeltaError::ResultSizeMismatch {
+                expected: 4,
+                actual: 3
+            })
         );
         // Reserved opcode 0.
         let d = delta(10, 1, &[0x00, 0x01, b'a']);
-        assert_eq!(apply_delta(base, &d, &mut out), Err(DeltaError::ReservedOpcode { at: 2 }));
+        assert_eq!(
+            apply_delta(base, &d, &mut out),
+            Err(DeltaError::ReservedOpcode { at: 2 })
+        );
         // Truncated insert and truncated copy arguments.
         let d = delta(10, 3, &[0x03, b'a']);
-        assert_eq!(apply_delta(base, &d, &mut out), Err(DeltaError::Truncated { at: 2 }));
+        assert_eq!(
+            apply_delta(base, &d, &mut out),
+            Err(DeltaError::Truncated { at: 2 })
+        );
         let d = delta(10, 3, &[0x91, 0]);
-        assert_eq!(apply_delta(base, &d, &mut out), Err(DeltaError::Truncated { at: 2 }));
+        assert_eq!(
+            apply_delta(base, &d, &mut out),
+            Err(DeltaError::Truncated { at: 2 })
+        );
         // Wrong base size.
         let d = delta(11, 1, &[0x01, b'a']);
         assert_eq!(
             apply_delta(base, &d, &mut out),
-            Err(DeltaError::BaseSizeMismatch { expected: 11, actual: 10 })
+            Err(DeltaError::BaseSizeMismatch {
+                expected: 11,
+                actual: 10
+            })
         );
         // Truncated and overflowing headers.
-        assert_eq!(apply_delta(base, &[0x8a], &mut out), Err(DeltaError::BadHeader));
+        assert_eq!(
+            apply_delta(base, &[0x8a], &mut out),
+            Err(DeltaError::BadHeader)
+        );
         assert_eq!(delta_sizes(&[0xff; 11]), Err(DeltaError::BadHeader));
     }
 

@@ -114,7 +114,9 @@ pub(crate) fn parse_entry(
                 base_id: ObjectId::from_raw(hash, raw).expect("slice has raw_len bytes"),
             }
         }
-        other => EntryKind::Base(ObjectKind::from_pack_code(other).ok_or(HeaderFault::BadType(other))?),
+        other => {
+            EntryKind::Base(ObjectKind::from_pack_code(other).ok_or(HeaderFault::BadType(other))?)
+        }
     };
     Ok(Entry {
         offset,
@@ -170,10 +172,24 @@ mod tests {
             parse_entry(&bytes[..10], 12, HashKind::Sha1, 12),
             Err(HeaderFault::Truncated)
         );
-        assert_eq!(parse_entry(&[0x00], 12, HashKind::Sha1, 12), Err(HeaderFault::BadType(0)));
-        assert_eq!(parse_entry(&[0x50], 12, HashKind::Sha1, 12), Err(HeaderFault::BadType(5)));
-        assert_eq!(parse_entry(&[0x90], 12, HashKind::Sha1, 12), Err(HeaderFault::Truncated));
-        let overflow = [0xb0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f];
-        assert_eq!(parse_entry(&overflow, 12, HashKind::Sha1, 12), Err(HeaderFault::Overflow));
+        assert_eq!(
+            parse_entry(&[0x00], 12, HashKind::Sha1, 12),
+            Err(HeaderFault::BadType(0))
+        );
+        assert_eq!(
+            parse_entry(&[0x50], 12, HashKind::Sha1, 12),
+            Err(HeaderFault::BadType(5))
+        );
+        assert_eq!(
+            parse_entry(&[0x90], 12, HashKind::Sha1, 12),
+            Err(HeaderFault::Truncated)
+        );
+        let overflow = [
+            0xb0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f,
+        ];
+        assert_eq!(
+            parse_entry(&overflow, 12, HashKind::Sha1, 12),
+            Err(HeaderFault::Overflow)
+        );
     }
 }

@@ -29,9 +29,13 @@ pub enum IdxError {
         min: u64,
         max: u64,
     },
-    #[error("pack index {path}: names are not sorted or not in their fanout bucket at position {index}")]
+    #[error(
+        "pack index {path}: names are not sorted or not in their fanout bucket at position {index}"
+    )]
     Unsorted { path: PathBuf, index: u32 },
-    #[error("pack index {path}: entry {index} refers to 64-bit offset slot {slot}, but the table has {slots}")]
+    #[error(
+        "pack index {path}: entry {index} refers to 64-bit offset slot {slot}, but the table has {slots}"
+    )]
     BadLargeOffset {
         path: PathBuf,
         index: u32,
@@ -64,7 +68,11 @@ pub enum PackError {
     #[error("pack {path}: offset {offset} is not inside the object data")]
     OffsetOutOfRange { path: PathBuf, offset: u64 },
     #[error("pack {path}: entry at offset {offset} has invalid type code {code}")]
-    BadEntryType { path: PathBuf, offset: u64, code: u8 },
+    BadEntryType {
+        path: PathBuf,
+        offset: u64,
+        code: u8,
+    },
     #[error("pack {path}: entry at offset {offset} has an overflowing size or base offset")]
     BadEntryHeader { path: PathBuf, offset: u64 },
     #[error("pack {path}: zlib error in entry at offset {offset}: {reason}")]
@@ -73,7 +81,9 @@ pub enum PackError {
         offset: u64,
         reason: String,
     },
-    #[error("pack {path}: entry at offset {offset} inflates to {actual} bytes, header says {expected}")]
+    #[error(
+        "pack {path}: entry at offset {offset} inflates to {actual} bytes, header says {expected}"
+    )]
     SizeMismatch {
         path: PathBuf,
         offset: u64,
@@ -82,8 +92,14 @@ pub enum PackError {
         /// longer than declared (inflation stops there).
         actual: u64,
     },
-    #[error("pack {path}: entry at offset {offset} declares {size} bytes, more than this machine can address")]
-    TooLarge { path: PathBuf, offset: u64, size: u64 },
+    #[error(
+        "pack {path}: entry at offset {offset} declares {size} bytes, more than this machine can address"
+    )]
+    TooLarge {
+        path: PathBuf,
+        offset: u64,
+        size: u64,
+    },
     #[error("pack {path}: bad delta in entry at offset {offset}")]
     Delta {
         path: PathBuf,
@@ -91,13 +107,17 @@ pub enum PackError {
         #[source]
         source: DeltaError,
     },
-    #[error("pack {path}: delta at offset {offset} has base offset {base_offset}, which is not an earlier entry")]
+    #[error(
+        "pack {path}: delta at offset {offset} has base offset {base_offset}, which is not an earlier entry"
+    )]
     BaseOutOfRange {
         path: PathBuf,
         offset: u64,
         base_offset: u64,
     },
-    #[error("pack {path}: delta at offset {offset} needs base {base}, found neither in the pack nor outside")]
+    #[error(
+        "pack {path}: delta at offset {offset} needs base {base}, found neither in the pack nor outside"
+    )]
     MissingBase {
         path: PathBuf,
         offset: u64,

@@ -184,7 +184,11 @@ impl IndexFile {
     }
 
     fn check_index(&self, i: u32) {
-        assert!(i < self.count, "index entry {i} out of range ({})", self.count);
+        assert!(
+            i < self.count,
+            "index entry {i} out of range ({})",
+            self.count
+        );
     }
 
     fn be32(&self, at: usize) -> u32 {

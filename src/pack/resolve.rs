@@ -47,7 +47,9 @@ impl Pack {
             )));
         }
         if idx.pack_checksum() != data.checksum() {
-            return Err(mismatch("the pack checksum recorded in the index differs".into()));
+            return Err(mismatch(
+                "the pack checksum recorded in the index differs".into(),
+            ));
         }
         Ok(Pack { idx, data })
     }

@@ -52,6 +52,7 @@ struct Walker<'a, E> {
     pack: &'a Pack,
     forest: &'a Forest,
     visit: &'a (dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync),
+    max_fan_depth: u32,
 }
 
 impl Pack {
@@ -64,11 +65,23 @@ impl Pack {
         external: &(dyn Fn(&ObjectId) -> Option<(ObjectKind, Vec<u8>)> + Sync),
         visit: &(dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync),
     ) -> Result<(), E> {
+        self.traverse_limited(external, visit, MAX_FAN_DEPTH)
+    }
+
+    /// [`Pack::traverse`] with a chosen fan-out depth (tests use 0 to
+    /// exercise the sequential walk).
+    fn traverse_limited<E: From<PackError> + Send>(
+        &self,
+        external: &(dyn Fn(&ObjectId) -> Option<(ObjectKind, Vec<u8>)> + Sync),
+        visit: &(dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync),
+        max_fan_depth: u32,
+    ) -> Result<(), E> {
         let forest = self.build_forest()?;
         let walker = Walker {
             pack: self,
             forest: &forest,
             visit,
+            max_fan_depth,
         };
         forest.roots.par_iter().try_for_each(|&pos| {
             let (offset, _) = forest.nodes[pos as usize];
@@ -177,7 +190,12 @@ impl Pack {
         // Reachability: whatever no base leads to sits on a REF_DELTA cycle.
         let mut reached = vec![false; n];
         let mut stack: Vec<u32> = forest.roots.clone();
-        stack.extend(forest.external.iter().flat_map(|(_, kids)| kids.iter().copied()));
+        stack.extend(
+            forest
+                .external
+                .iter()
+                .flat_map(|(_, kids)| kids.iter().copied()),
+        );
         while let Some(pos) = stack.pop() {
             reached[pos as usize] = true;
             stack.extend_from_slice(forest.children_of(pos));
@@ -213,10 +231,16 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
     }
 
     /// Resolves the subtrees under `kids`, whose base is `base`.
-    fn descend(&self, kind: ObjectKind, base: &[u8], kids: &[u32], fan_depth: u32) -> Result<(), E> {
+    fn descend(
+        &self,
+        kind: ObjectKind,
+        base: &[u8],
+        kids: &[u32],
+        fan_depth: u32,
+    ) -> Result<(), E> {
         match kids {
             [] => Ok(()),
-            _ if fan_depth >= MAX_FAN_DEPTH => self.walk(kind, base, kids),
+            _ if fan_depth >= self.max_fan_depth => self.walk(kind, base, kids),
             [only] => self.follow(kind, base, *only, fan_depth),
             _ => kids
                 .par_iter()
@@ -281,5 +305,69 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::{HashKind, sha1_object_id};
+    use std::process::Command;
+    use std::sync::Mutex;
+
+    fn git(dir: &std::path::Path, args: &[&str]) {
+        let status = Command::new("git")
+            .current_dir(dir)
+            .args(args)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_AUTHOR_NAME", "A")
+            .env("GIT_AUTHOR_EMAIL", "a@example.com")
+            .env("GIT_COMMITTER_NAME", "C")
+            .env("GIT_COMMITTER_EMAIL", "c@example.com")
+            .env("GIT_AUTHOR_DATE", "1700000000 +0000")
+            .env("GIT_COMMITTER_DATE", "1700000000 +0000")
+            .status()
+            .expect("git runs");
+        assert!(status.success(), "git {args:?}");
+    }
+
+    #[test]
+    fn every_fan_out_limit_visits_each_object_once() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        git(dir, &["init", "-q"]);
+        let mut text = String::new();
+        for i in 0..40 {
+            text.push_str(&format!("line {i} of a file that keeps growing\n"));
+            std::fs::write(dir.join("f.txt"), &text).unwrap();
+            std::fs::write(dir.join(format!("g{}.txt", i % 3)), text.repeat(i % 4 + 1)).unwrap();
+            git(dir, &["add", "-A"]);
+            git(dir, &["commit", "-q", "-m", &format!("c{i}")]);
+        }
+        git(dir, &["repack", "-adfq", "--window=50", "--depth=100"]);
+        let idx = std::fs::read_dir(dir.join(".git/objects/pack"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "idx"))
+            .unwrap();
+        let pack = Pack::open(&idx, HashKind::Sha1).unwrap();
+        for limit in [0, 1, 2, MAX_FAN_DEPTH] {
+            let seen = Mutex::new(vec![0u32; pack.idx.num_objects() as usize]);
+            pack.traverse_limited::<PackError>(
+                &|_| None,
+                &|i, _, kind, body| {
+                    assert_eq!(sha1_object_id(kind, body).unwrap(), pack.idx.oid_at(i));
+                    seen.lock().unwrap()[i as usize] += 1;
+                    Ok(())
+                },
+                limit,
+            )
+            .unwrap();
+            assert!(
+                seen.into_inner().unwrap().iter().all(|&c| c == 1),
+                "limit {limit}"
+            );
+        }
     }
 }

@@ -30,7 +30,11 @@ pub(crate) fn grow_within(out: &mut Vec<u8>, additional: usize, limit: usize) {
         return;
     }
     let headroom = limit.saturating_sub(out.len());
-    let step = out.len().max(FIRST_RESERVATION).min(headroom).max(additional);
+    let step = out
+        .len()
+        .max(FIRST_RESERVATION)
+        .min(headroom)
+        .max(additional);
     out.reserve_exact(step);
 }
 
@@ -165,10 +169,17 @@ mod tests {
         }
         assert_eq!(out, body);
         assert_eq!(d.total_in(), stream_len);
-        assert_eq!(out.capacity(), body.len(), "no reservation past the declared size");
+        assert_eq!(
+            out.capacity(),
+            body.len(),
+            "no reservation past the declared size"
+        );
 
         let mut d = Decompress::new(true);
-        assert_eq!(inflate_discard(&mut d, &z, u64::MAX).unwrap(), body.len() as u64);
+        assert_eq!(
+            inflate_discard(&mut d, &z, u64::MAX).unwrap(),
+            body.len() as u64
+        );
         assert_eq!(d.total_in(), stream_len);
     }
 
