@@ -464,10 +464,10 @@ fn corrupt_packs_fail_with_errors_not_panics() {
     let idx = IndexFile::open(&bad_idx, HashKind::Sha1).unwrap();
     let mut truncated = 0;
     for i in 0..idx.num_objects() {
-        if let Ok(e) = data.entry_at(idx.offset_at(i)) {
-            if data.inflate(&e, &mut Vec::new()).is_err() {
-                truncated += 1;
-            }
+        if let Ok(e) = data.entry_at(idx.offset_at(i))
+            && data.inflate(&e, &mut Vec::new()).is_err()
+        {
+            truncated += 1;
         }
     }
     assert!(truncated > 0);

@@ -99,7 +99,7 @@ pub(crate) fn parse_entry(
                     .ok_or(HeaderFault::Overflow)?;
                 distance = (distance << 7) | u64::from(c & 0x7f);
             }
-            let base_offset = offset.checked_sub(distance).unwrap_or(0);
+            let base_offset = offset.saturating_sub(distance);
             if distance == 0 || base_offset < pack_header_len {
                 return Err(HeaderFault::BaseOutOfRange(base_offset));
             }

@@ -20,3 +20,4 @@ pub use entry::{Entry, EntryKind};
 pub use error::{DeltaError, IdxError, PackError};
 pub use idx::IndexFile;
 pub use resolve::{ExternalBase, MAX_CHAIN_DEPTH, Pack};
+pub use traverse::{SharedExternalBase, Visit};

@@ -21,6 +21,12 @@ use super::resolve::Pack;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 
+/// [`super::ExternalBase`] callable from several threads.
+pub type SharedExternalBase<'a> = dyn Fn(&ObjectId) -> Option<(ObjectKind, Vec<u8>)> + Sync + 'a;
+/// The per-object callback of [`Pack::traverse`]:
+/// `(index_in_idx, offset, kind, body)`.
+pub type Visit<'a, E> = dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync + 'a;
+
 /// Nested parallel fan-outs before a subtree is walked sequentially.
 const MAX_FAN_DEPTH: u32 = 32;
 /// Parent marker of a base entry.
@@ -51,7 +57,7 @@ impl Forest {
 struct Walker<'a, E> {
     pack: &'a Pack,
     forest: &'a Forest,
-    visit: &'a (dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync),
+    visit: &'a Visit<'a, E>,
     max_fan_depth: u32,
 }
 
@@ -62,8 +68,8 @@ impl Pack {
     /// outside the pack come from `external`. Names are not verified here.
     pub fn traverse<E: From<PackError> + Send>(
         &self,
-        external: &(dyn Fn(&ObjectId) -> Option<(ObjectKind, Vec<u8>)> + Sync),
-        visit: &(dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync),
+        external: &SharedExternalBase<'_>,
+        visit: &Visit<'_, E>,
     ) -> Result<(), E> {
         self.traverse_limited(external, visit, MAX_FAN_DEPTH)
     }
@@ -72,8 +78,8 @@ impl Pack {
     /// exercise the sequential walk).
     fn traverse_limited<E: From<PackError> + Send>(
         &self,
-        external: &(dyn Fn(&ObjectId) -> Option<(ObjectKind, Vec<u8>)> + Sync),
-        visit: &(dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync),
+        external: &SharedExternalBase<'_>,
+        visit: &Visit<'_, E>,
         max_fan_depth: u32,
     ) -> Result<(), E> {
         let forest = self.build_forest()?;
