@@ -1,2 +1,25 @@
-//! Pack files: writing SHA-256 (or SHA-1) `.pack`, `.idx` v2 and `.rev` files.
+//! Pack files: reading `.idx` (v1, v2) and `.pack` (v2, v3) files, applying
+//! deltas, random access with a delta base cache, and whole-pack parallel
+//! decoding over the delta trees (gitformat-pack); `write`: SHA-256 (or
+//! SHA-1) `.pack`, `.idx` v2 and `.rev` files.
+
+mod cache;
+mod checksum;
+mod data;
+mod delta;
+mod entry;
+mod error;
+mod idx;
+mod resolve;
+mod traverse;
 pub mod write;
+pub(crate) mod zlib;
+
+pub use cache::DeltaCache;
+pub use data::PackFile;
+pub use delta::{apply_delta, delta_sizes};
+pub use entry::{Entry, EntryKind};
+pub use error::{DeltaError, IdxError, PackError};
+pub use idx::IndexFile;
+pub use resolve::{ExternalBase, MAX_CHAIN_DEPTH, Pack};
+pub use traverse::{SharedExternalBase, Visit};

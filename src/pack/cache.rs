@@ -1,0 +1,129 @@
+//! A byte-budgeted cache of inflated objects keyed by pack offset, for
+//! random access through delta chains (git's `delta_base_cache`).
+//!
+//! Least recently used entries are evicted first. Objects larger than the
+//! whole budget are never cached.
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::object::ObjectKind;
+
+struct Cached {
+    kind: ObjectKind,
+    body: Vec<u8>,
+    stamp: u64,
+}
+
+/// Recently resolved objects of one pack, keyed by entry offset.
+pub struct DeltaCache {
+    budget: usize,
+    used: usize,
+    clock: u64,
+    entries: HashMap<u64, Cached>,
+    /// stamp -> offset, oldest first.
+    order: BTreeMap<u64, u64>,
+}
+
+impl DeltaCache {
+    /// A cache holding at most `byte_budget` bytes of object bodies.
+    pub fn new(byte_budget: usize) -> Self {
+        DeltaCache {
+            budget: byte_budget,
+            used: 0,
+            clock: 0,
+            entries: HashMap::new(),
+            order: BTreeMap::new(),
+        }
+    }
+
+    /// Bytes of bodies currently held.
+    pub fn used_bytes(&self) -> usize {
+        self.used
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The object at `offset`, marked as recently used.
+    pub fn get(&mut self, offset: u64) -> Option<(ObjectKind, &[u8])> {
+        self.clock += 1;
+        let entry = self.entries.get_mut(&offset)?;
+        self.order.remove(&entry.stamp);
+        entry.stamp = self.clock;
+        self.order.insert(self.clock, offset);
+        Some((entry.kind, &entry.body))
+    }
+
+    /// Caches the object at `offset`, evicting the least recently used
+    /// entries to stay within the budget.
+    pub fn insert(&mut self, offset: u64, kind: ObjectKind, body: Vec<u8>) {
+        if body.len() > self.budget {
+            return;
+        }
+        self.remove(offset);
+        while self.used + body.len() > self.budget {
+            let Some((_, oldest)) = self.order.pop_first() else {
+                break;
+            };
+            if let Some(old) = self.entries.remove(&oldest) {
+                self.used -= old.body.len();
+            }
+        }
+        self.clock += 1;
+        self.used += body.len();
+        self.order.insert(self.clock, offset);
+        self.entries.insert(
+            offset,
+            Cached {
+                kind,
+                body,
+                stamp: self.clock,
+            },
+        );
+    }
+
+    fn remove(&mut self, offset: u64) {
+        if let Some(old) = self.entries.remove(&offset) {
+            self.order.remove(&old.stamp);
+            self.used -= old.body.len();
+        }
+    }
+}
+
+impl std::fmt::Debug for DeltaCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DeltaCache")
+            .field("budget", &self.budget)
+            .field("used", &self.used)
+            .field("entries", &self.entries.len())
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evicts_least_recently_used_within_budget() {
+        let mut c = DeltaCache::new(10);
+        c.insert(1, ObjectKind::Blob, vec![1; 4]);
+        c.insert(2, ObjectKind::Blob, vec![2; 4]);
+        assert!(c.get(1).is_some()); // 2 is now the oldest
+        c.insert(3, ObjectKind::Tree, vec![3; 4]);
+        assert!(c.get(2).is_none());
+        assert_eq!(c.get(1).map(|(_, b)| b.to_vec()), Some(vec![1; 4]));
+        assert_eq!(c.get(3).map(|(k, _)| k), Some(ObjectKind::Tree));
+        assert_eq!(c.used_bytes(), 8);
+        c.insert(4, ObjectKind::Blob, vec![0; 11]); // larger than the budget
+        assert!(c.get(4).is_none());
+        c.insert(3, ObjectKind::Tree, vec![3; 2]); // replace keeps accounting right
+        assert_eq!(c.used_bytes(), 6);
+        assert_eq!(c.len(), 2);
+    }
+}
