@@ -10,6 +10,7 @@
 //! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
 //! - [`convert`]: the orchestration of a whole conversion.
 
+pub mod cli;
 pub mod convert;
 pub mod gitconfig;
 pub mod hash;

@@ -1,1 +1,66 @@
-//! (placeholder, filled in by its own change)
+//! Command-line interface: clap arguments, one file per subcommand, and the
+//! progress bars (the only place that draws on the terminal).
+
+mod convert_cmd;
+mod map_cmd;
+mod progress_bars;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Convert Git repositories from SHA-1 to SHA-256 object names.
+#[derive(Debug, Parser)]
+#[command(name = "git-rehash", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Convert a SHA-1 repository into a new SHA-256 repository.
+    Convert(convert_cmd::ConvertArgs),
+    /// Query or export the SHA-1 <-> SHA-256 map of a converted repository.
+    Map(map_cmd::MapArgs),
+}
+
+/// Runs the command line; every error ends here, printed as a chain.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Convert(args) => convert_cmd::run(args),
+        Command::Map(args) => map_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                // Like `git log | head`: a reader that stopped early is not an error.
+                return ExitCode::SUCCESS;
+            }
+            let mut stderr = std::io::stderr().lock();
+            let _ = write!(stderr, "git-rehash: error: {err}");
+            for cause in err.chain().skip(1) {
+                let _ = write!(stderr, "\n  caused by: {cause}");
+            }
+            let _ = writeln!(stderr);
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

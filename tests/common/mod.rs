@@ -26,7 +26,10 @@ use std::sync::{Mutex, OnceLock};
 use sha2::{Digest, Sha256};
 
 /// `tests/fixtures/make-tricky-repo.sh`
-pub const FIXTURE_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/make-tricky-repo.sh");
+pub const FIXTURE_SCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/make-tricky-repo.sh"
+);
 /// `tests/fixtures/oracle.sh`
 pub const ORACLE_SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/oracle.sh");
 
@@ -59,9 +62,13 @@ pub fn scratch_root() -> &'static Path {
         if Path::new("/proc/self").exists() {
             for entry in fs::read_dir(&base).into_iter().flatten().flatten() {
                 let name = entry.file_name();
-                let alive = name.to_str().and_then(|s| s.parse::<u32>().ok()).is_some_and(|pid| {
-                    pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists()
-                });
+                let alive = name
+                    .to_str()
+                    .and_then(|s| s.parse::<u32>().ok())
+                    .is_some_and(|pid| {
+                        pid == std::process::id()
+                            || Path::new("/proc").join(pid.to_string()).exists()
+                    });
                 if !alive {
                     let _ = fs::remove_dir_all(entry.path());
                 }
@@ -141,14 +148,21 @@ fn check(what: String, out: Output) -> Vec<u8> {
 
 /// Run git in `dir`; panic with its stderr on failure; return stdout bytes.
 pub fn git_bytes(dir: &Path, args: &[&str]) -> Vec<u8> {
-    let out = git_command(dir).args(args).output().unwrap_or_else(|e| panic!("cannot run git: {e}"));
+    let out = git_command(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run git: {e}"));
     check(describe(dir, args), out)
 }
 
 /// Like [`git_bytes`], as a string with the trailing newline(s) removed.
 pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = String::from_utf8(git_bytes(dir, args))
-        .unwrap_or_else(|_| panic!("{}: output is not UTF-8 (use git_bytes)", describe(dir, args)));
+    let out = String::from_utf8(git_bytes(dir, args)).unwrap_or_else(|_| {
+        panic!(
+            "{}: output is not UTF-8 (use git_bytes)",
+            describe(dir, args)
+        )
+    });
     out.trim_end_matches('\n').to_owned()
 }
 
@@ -171,7 +185,10 @@ pub fn git_with_input(dir: &Path, args: &[&str], input: &[u8]) -> Vec<u8> {
 
 /// Run git in `dir` and return the raw [`Output`] (no panic on failure).
 pub fn git_output(dir: &Path, args: &[&str]) -> Output {
-    git_command(dir).args(args).output().unwrap_or_else(|e| panic!("cannot run git: {e}"))
+    git_command(dir)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run git: {e}"))
 }
 
 // ------------------------------------------------------------------ fixture
@@ -229,18 +246,24 @@ impl TrickyRepo {
 
     /// refname -> object id, for every ref (`git for-each-ref`).
     pub fn refs(&self) -> BTreeMap<String, String> {
-        git(&self.repo_path, &["for-each-ref", "--format=%(refname) %(objectname)"])
-            .lines()
-            .map(|l| {
-                let (name, id) = l.split_once(' ').unwrap();
-                (name.to_owned(), id.to_owned())
-            })
-            .collect()
+        git(
+            &self.repo_path,
+            &["for-each-ref", "--format=%(refname) %(objectname)"],
+        )
+        .lines()
+        .map(|l| {
+            let (name, id) = l.split_once(' ').unwrap();
+            (name.to_owned(), id.to_owned())
+        })
+        .collect()
     }
 
     /// `rev-parse` of `rev` in the fixture repository.
     pub fn rev(&self, rev: &str) -> String {
-        git(&self.repo_path, &["rev-parse", "--verify", "--end-of-options", rev])
+        git(
+            &self.repo_path,
+            &["rev-parse", "--verify", "--end-of-options", rev],
+        )
     }
 
     /// git's own compat-era pairs (sha1 -> sha256).
@@ -259,7 +282,14 @@ pub fn build_tricky_repo(out: &Path, opts: FixtureOptions) -> TrickyRepo {
         .arg(out)
         .output()
         .unwrap_or_else(|e| panic!("cannot run bash: {e}"));
-    check(format!("{FIXTURE_SCRIPT} {:?} {}", opts.script_args(), out.display()), output);
+    check(
+        format!(
+            "{FIXTURE_SCRIPT} {:?} {}",
+            opts.script_args(),
+            out.display()
+        ),
+        output,
+    );
     let root = fs::canonicalize(out).expect("fixture dir");
     let sub_path = root.join("sub");
     let sub_head = git(&sub_path, &["rev-parse", "HEAD"]);
@@ -277,14 +307,22 @@ pub fn build_tricky_repo(out: &Path, opts: FixtureOptions) -> TrickyRepo {
 /// The fixture variant `opts`, built once per test process (thread-safe;
 /// concurrent callers wait for the one build).  Read-only: copy it to mutate.
 pub fn tricky_repo(opts: FixtureOptions) -> &'static TrickyRepo {
-    static BUILT: Mutex<BTreeMap<FixtureOptions, &'static OnceLock<TrickyRepo>>> = Mutex::new(BTreeMap::new());
-    let cell: &'static OnceLock<TrickyRepo> =
-        *BUILT.lock().unwrap().entry(opts).or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    static BUILT: Mutex<BTreeMap<FixtureOptions, &'static OnceLock<TrickyRepo>>> =
+        Mutex::new(BTreeMap::new());
+    let cell: &'static OnceLock<TrickyRepo> = BUILT
+        .lock()
+        .unwrap()
+        .entry(opts)
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
     cell.get_or_init(|| {
         let name = format!(
             "fixture{}{}",
             if opts.gitlink { "-gitlink" } else { "" },
-            if opts.unknown_header { "-unknown-header" } else { "" }
+            if opts.unknown_header {
+                "-unknown-header"
+            } else {
+                ""
+            }
         );
         build_tricky_repo(&scratch_root().join(name), opts)
     })
@@ -320,10 +358,17 @@ pub fn oracle_run(repo: &Path, all_objects: bool, gitlink_maps: &[&Path]) -> Ora
 }
 
 /// [`oracle_run`] with extra options (e.g. `["--engine", "hash-object"]`).
-pub fn oracle_run_with(repo: &Path, all_objects: bool, gitlink_maps: &[&Path], extra: &[&str]) -> OracleRun {
+pub fn oracle_run_with(
+    repo: &Path,
+    all_objects: bool,
+    gitlink_maps: &[&Path],
+    extra: &[&str],
+) -> OracleRun {
     let mut cmd = Command::new("bash");
     isolate(&mut cmd);
-    cmd.env("TMPDIR", scratch_root()).arg(ORACLE_SCRIPT).arg("-q");
+    cmd.env("TMPDIR", scratch_root())
+        .arg(ORACLE_SCRIPT)
+        .arg("-q");
     if all_objects {
         cmd.arg("--all-objects");
     }
@@ -331,11 +376,17 @@ pub fn oracle_run_with(repo: &Path, all_objects: bool, gitlink_maps: &[&Path], e
         cmd.arg("--gitlink-map").arg(map);
     }
     cmd.args(extra).arg(repo);
-    let out = cmd.output().unwrap_or_else(|e| panic!("cannot run bash: {e}"));
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run bash: {e}"));
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let status = out.status.code().unwrap_or(-1);
     if status != 0 && status != 2 {
-        panic!("oracle.sh {} failed ({}):\n{stderr}", repo.display(), out.status);
+        panic!(
+            "oracle.sh {} failed ({}):\n{stderr}",
+            repo.display(),
+            out.status
+        );
     }
     let map = parse_oracle(&String::from_utf8(out.stdout).expect("oracle output is UTF-8"));
     let refused = stderr
@@ -343,11 +394,20 @@ pub fn oracle_run_with(repo: &Path, all_objects: bool, gitlink_maps: &[&Path], e
         .filter_map(|l| l.strip_prefix("refused: "))
         .map(|l| {
             let mut f = l.splitn(3, ' ');
-            let (id, t, why) = (f.next().unwrap(), f.next().unwrap_or(""), f.next().unwrap_or(""));
+            let (id, t, why) = (
+                f.next().unwrap(),
+                f.next().unwrap_or(""),
+                f.next().unwrap_or(""),
+            );
             (id.to_owned(), (t.to_owned(), why.to_owned()))
         })
         .collect();
-    OracleRun { map, refused, status, stderr }
+    OracleRun {
+        map,
+        refused,
+        status,
+        stderr,
+    }
 }
 
 /// The ground-truth map of `repo`; panics (with git's reasons) if git refused
@@ -355,7 +415,11 @@ pub fn oracle_run_with(repo: &Path, all_objects: bool, gitlink_maps: &[&Path], e
 pub fn oracle_map(repo: &Path, all_objects: bool, gitlink_maps: &[&Path]) -> OracleMap {
     let run = oracle_run(repo, all_objects, gitlink_maps);
     if run.status != 0 {
-        panic!("oracle.sh: git refused objects of {}:\n{}", repo.display(), run.stderr);
+        panic!(
+            "oracle.sh: git refused objects of {}:\n{}",
+            repo.display(),
+            run.stderr
+        );
     }
     run.map
 }
@@ -365,7 +429,10 @@ pub fn parse_oracle(text: &str) -> OracleMap {
     text.lines()
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            assert!(f.len() == 3 && f[0].len() == 40 && f[1].len() == 64, "bad oracle line {l:?}");
+            assert!(
+                f.len() == 3 && f[0].len() == 40 && f[1].len() == 64,
+                "bad oracle line {l:?}"
+            );
             (f[0].to_owned(), (f[1].to_owned(), f[2].to_owned()))
         })
         .collect()
@@ -373,7 +440,10 @@ pub fn parse_oracle(text: &str) -> OracleMap {
 
 /// Write `map` in oracle.sh's format (usable as a `--gitlink-map` file).
 pub fn write_oracle_map(map: &OracleMap, path: &Path) {
-    let text: String = map.iter().map(|(a, (b, t))| format!("{a} {b} {t}\n")).collect();
+    let text: String = map
+        .iter()
+        .map(|(a, (b, t))| format!("{a} {b} {t}\n"))
+        .collect();
     fs::write(path, text).expect("write oracle map");
 }
 
@@ -392,7 +462,8 @@ pub fn read_pairs(path: &Path) -> BTreeMap<String, String> {
 /// Oracle map (all objects) of `sub` of the given fixture, cached, and the
 /// file it is written to (`root/sub-map.txt`, a ready `--gitlink-map`).
 pub fn sub_oracle(repo: &'static TrickyRepo) -> (&'static OracleMap, &'static Path) {
-    static CACHE: Mutex<BTreeMap<FixtureOptions, &'static (OracleMap, PathBuf)>> = Mutex::new(BTreeMap::new());
+    static CACHE: Mutex<BTreeMap<FixtureOptions, &'static (OracleMap, PathBuf)>> =
+        Mutex::new(BTreeMap::new());
     let mut cache = CACHE.lock().unwrap();
     let entry = cache.entry(repo.options).or_insert_with(|| {
         let map = oracle_map(&repo.sub_path, true, &[]);
@@ -408,9 +479,13 @@ pub fn sub_oracle(repo: &'static TrickyRepo) -> (&'static OracleMap, &'static Pa
 /// as `--gitlink-map`, so every object is mapped; the unknown-header variant
 /// panics (git refuses that commit) -- use [`oracle_run`] for it.
 pub fn tricky_oracle(opts: FixtureOptions) -> &'static OracleMap {
-    static CACHE: Mutex<BTreeMap<FixtureOptions, &'static OnceLock<OracleMap>>> = Mutex::new(BTreeMap::new());
-    let cell: &'static OnceLock<OracleMap> =
-        *CACHE.lock().unwrap().entry(opts).or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    static CACHE: Mutex<BTreeMap<FixtureOptions, &'static OnceLock<OracleMap>>> =
+        Mutex::new(BTreeMap::new());
+    let cell: &'static OnceLock<OracleMap> = CACHE
+        .lock()
+        .unwrap()
+        .entry(opts)
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
     cell.get_or_init(|| {
         let repo = tricky_repo(opts);
         if opts.gitlink {
@@ -424,13 +499,20 @@ pub fn tricky_oracle(opts: FixtureOptions) -> &'static OracleMap {
 
 /// Every object of `repo`'s object database: sha1/sha256 hex -> type.
 pub fn all_objects(repo: &Path) -> BTreeMap<String, String> {
-    git(repo, &["cat-file", "--batch-all-objects", "--batch-check=%(objectname) %(objecttype)"])
-        .lines()
-        .map(|l| {
-            let (id, t) = l.split_once(' ').unwrap();
-            (id.to_owned(), t.to_owned())
-        })
-        .collect()
+    git(
+        repo,
+        &[
+            "cat-file",
+            "--batch-all-objects",
+            "--batch-check=%(objectname) %(objecttype)",
+        ],
+    )
+    .lines()
+    .map(|l| {
+        let (id, t) = l.split_once(' ').unwrap();
+        (id.to_owned(), t.to_owned())
+    })
+    .collect()
 }
 
 // ------------------------------------------------------------------ packs
@@ -462,7 +544,11 @@ pub fn pack_entries(pack: &Path, object_format: &str) -> Vec<PackEntry> {
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             let offset: u64 = f[0].parse().unwrap();
-            PackEntry { id: f[1].to_owned(), offset, kind: (data[offset as usize] >> 4) & 7 }
+            PackEntry {
+                id: f[1].to_owned(),
+                offset,
+                kind: (data[offset as usize] >> 4) & 7,
+            }
         })
         .collect();
     entries.sort_by_key(|e| e.offset);
@@ -485,7 +571,11 @@ pub fn pack_files(git_dir: &Path) -> Vec<PathBuf> {
 /// Ids of the loose objects of a repository (`objects/xx/yyyy...`).
 pub fn loose_objects(git_dir: &Path) -> Vec<String> {
     let mut ids = Vec::new();
-    for dir in fs::read_dir(git_dir.join("objects")).into_iter().flatten().flatten() {
+    for dir in fs::read_dir(git_dir.join("objects"))
+        .into_iter()
+        .flatten()
+        .flatten()
+    {
         let name = dir.file_name().to_string_lossy().into_owned();
         if name.len() != 2 || !name.bytes().all(|b| b.is_ascii_hexdigit()) {
             continue;
@@ -535,7 +625,9 @@ pub fn tree_checksums(dir: &Path) -> BTreeMap<PathBuf, [u8; 32]> {
                 walk(base, &path, out);
             } else {
                 h.update(format!("file {:o}\0", mode(&meta)).as_bytes());
-                h.update(fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display())));
+                h.update(
+                    fs::read(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display())),
+                );
             }
             out.insert(rel, h.finalize().into());
         }

@@ -1,0 +1,117 @@
+//! Listing what the source stores: its packs and loose objects, as one
+//! object table, plus a reader that fetches any object's bytes.
+
+use std::path::PathBuf;
+
+use super::ConvertError;
+use super::source::SourceRepo;
+use super::table::{Location, ObjectTable};
+use crate::hash::{HashKind, ObjectId};
+use crate::loose;
+use crate::object::ObjectKind;
+use crate::pack::{DeltaCache, Pack};
+
+/// The source's object stores, opened read-only (packs are memory-mapped).
+pub struct Inventory {
+    pub packs: Vec<Pack>,
+    pub pack_paths: Vec<PathBuf>,
+    pub objects_dir: PathBuf,
+}
+
+impl Inventory {
+    /// Opens every `objects/pack/*.idx` (with its `.pack`) and lists the loose
+    /// objects. Returns the inventory and the table of all objects.
+    pub fn open(source: &SourceRepo) -> Result<(Self, ObjectTable), ConvertError> {
+        let pack_dir = source.objects_dir.join("pack");
+        let mut idx_paths = Vec::new();
+        match std::fs::read_dir(&pack_dir) {
+            Ok(entries) => {
+                for entry in entries {
+                    let entry = entry.map_err(|e| ConvertError::io(&pack_dir, e))?;
+                    let path = entry.path();
+                    let name = entry.file_name();
+                    let name = name.to_string_lossy();
+                    if name.starts_with("pack-") && name.ends_with(".idx") {
+                        idx_paths.push(path);
+                    }
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(ConvertError::io(&pack_dir, e)),
+        }
+        // Stable order: the same inputs give the same output pack.
+        idx_paths.sort();
+
+        let mut packs = Vec::with_capacity(idx_paths.len());
+        let mut objects = Vec::new();
+        for (pack_no, idx_path) in idx_paths.iter().enumerate() {
+            let pack = Pack::open(idx_path, HashKind::Sha1)?;
+            let idx = &pack.idx;
+            objects.reserve(idx.num_objects() as usize);
+            for i in 0..idx.num_objects() {
+                let ObjectId::Sha1(raw) = idx.oid_at(i) else {
+                    unreachable!("a SHA-1 index yields SHA-1 ids")
+                };
+                objects.push((
+                    raw,
+                    Location::Packed {
+                        pack: pack_no as u32,
+                        offset: idx.offset_at(i),
+                    },
+                ));
+            }
+            packs.push(pack);
+        }
+        let loose_ids = loose::list_loose(&source.objects_dir, HashKind::Sha1)?;
+        for id in loose_ids {
+            if let ObjectId::Sha1(raw) = id {
+                objects.push((raw, Location::Loose));
+            }
+        }
+        let table = ObjectTable::new(objects);
+        Ok((
+            Inventory {
+                packs,
+                pack_paths: idx_paths,
+                objects_dir: source.objects_dir.clone(),
+            },
+            table,
+        ))
+    }
+
+    /// Reads object `i` of the table in full, whichever store holds it.
+    pub fn read(
+        &self,
+        table: &ObjectTable,
+        i: u32,
+        cache: &mut DeltaCache,
+        out: &mut Vec<u8>,
+    ) -> Result<ObjectKind, ConvertError> {
+        match table.location(i) {
+            Location::Packed { pack, offset } => {
+                let external = |id: &ObjectId| self.read_external(table, id);
+                Ok(self.packs[pack as usize].read_at(offset, cache, &external, out)?)
+            }
+            Location::Loose => {
+                let (kind, body) = loose::read_loose(&self.objects_dir, &table.sha1(i))?;
+                *out = body;
+                Ok(kind)
+            }
+        }
+    }
+
+    /// A REF_DELTA base stored outside the pack that needs it (another pack,
+    /// or a loose object). git does not write such packs into a repository,
+    /// but it reads them, so we do too.
+    pub fn read_external(
+        &self,
+        table: &ObjectTable,
+        id: &ObjectId,
+    ) -> Option<(ObjectKind, Vec<u8>)> {
+        let i = table.find_id(id)?;
+        let mut cache = DeltaCache::new(16 << 20);
+        let mut out = Vec::new();
+        let kind = self.read(table, i, &mut cache, &mut out).ok()?;
+        Some((kind, out))
+    }
+}

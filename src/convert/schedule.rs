@@ -1,0 +1,72 @@
+//! Dependency order for the map pass: waves of trees, commits and tags
+//! whose references are all named already (Kahn's algorithm).
+//!
+//! Objects within one wave do not depend on each other, so a wave can be
+//! translated in parallel. A commit whose `mergetag` names a tag simply
+//! lands in a wave after that tag.
+
+use super::ConvertError;
+use super::table::ObjectTable;
+use crate::object::ObjectKind;
+
+/// The waves, in order; every tree, commit and tag appears exactly once.
+pub fn waves(
+    table: &ObjectTable,
+    edges: &mut Vec<(u32, u32)>,
+) -> Result<Vec<Vec<u32>>, ConvertError> {
+    // Blobs are named during the scan: they never hold anything up.
+    edges.retain(|&(_, dep)| table.kind(dep) != Some(ObjectKind::Blob));
+    edges.sort_unstable_by_key(|&(_, dep)| dep);
+    edges.dedup();
+
+    let n = table.len();
+    let mut pending = vec![0u32; n];
+    for &(dependent, _) in edges.iter() {
+        pending[dependent as usize] += 1;
+    }
+    // CSR adjacency: dependents of `d` are edges[start[d]..start[d + 1]].
+    let mut start = vec![0usize; n + 1];
+    for &(_, dep) in edges.iter() {
+        start[dep as usize + 1] += 1;
+    }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+
+    let mut current: Vec<u32> = table
+        .indices()
+        .filter(|&i| table.kind(i) != Some(ObjectKind::Blob) && pending[i as usize] == 0)
+        .collect();
+    let mut waves = Vec::new();
+    let mut placed = 0usize;
+    while !current.is_empty() {
+        let mut next = Vec::new();
+        for &done in &current {
+            for &(dependent, _) in &edges[start[done as usize]..start[done as usize + 1]] {
+                let p = &mut pending[dependent as usize];
+                *p -= 1;
+                if *p == 0 {
+                    next.push(dependent);
+                }
+            }
+        }
+        placed += current.len();
+        waves.push(std::mem::replace(&mut current, next));
+    }
+    let non_blobs = table
+        .indices()
+        .filter(|&i| table.kind(i) != Some(ObjectKind::Blob))
+        .count();
+    if placed != non_blobs {
+        // Only possible with objects that reference each other in a cycle,
+        // which content addressing rules out for honest data.
+        let stuck = table
+            .indices()
+            .find(|&i| pending[i as usize] > 0)
+            .expect("some object is still pending");
+        return Err(ConvertError::ReferenceCycle {
+            id: table.sha1(stuck),
+        });
+    }
+    Ok(waves)
+}
