@@ -113,11 +113,20 @@ fn dest_exists_message(path: &Path, ours: bool) -> String {
 
 fn missing_message(missing: &[MissingReference]) -> String {
     const SHOWN: usize = 10;
+    // A tree may name the same absent blob under many paths: list each
+    // (missing object, holder) pair once.
+    let mut pairs: Vec<&MissingReference> = missing.iter().collect();
+    pairs.sort_by_key(|m| (m.missing, m.holder));
+    pairs.dedup_by_key(|m| (m.missing, m.holder));
+    let mut distinct: Vec<_> = pairs.iter().map(|m| m.missing).collect();
+    distinct.dedup();
     let mut s = format!(
-        "{} referenced object(s) are missing from the repository (run `git fsck` on the source):",
-        missing.len()
+        "{} object(s) are missing from the repository, referenced {} time(s) \
+         (run `git fsck` on the source; a partial clone needs its missing objects fetched first):",
+        distinct.len(),
+        pairs.len()
     );
-    for m in missing.iter().take(SHOWN) {
+    for m in pairs.iter().take(SHOWN) {
         s.push_str(&format!(
             "\n  {} ({} of {} {})",
             m.missing,
@@ -126,8 +135,8 @@ fn missing_message(missing: &[MissingReference]) -> String {
             m.holder
         ));
     }
-    if missing.len() > SHOWN {
-        s.push_str(&format!("\n  ... and {} more", missing.len() - SHOWN));
+    if pairs.len() > SHOWN {
+        s.push_str(&format!("\n  ... and {} more", pairs.len() - SHOWN));
     }
     s
 }

@@ -43,9 +43,9 @@ pub fn unmapped_gitlinks_error(
         slot.1 = slot.1.or(commit);
     }
     let mut msg = format!(
-        "cannot convert: {} gitlink(s) name submodule commits that have no SHA-256 name \
+        "cannot convert: gitlinks in {} tree(s) name submodule commits that have no SHA-256 name \
          (git refuses these too: the submodule must be converted first)",
-        problems.len()
+        wanted.len()
     );
     for (path, (targets, commit)) in &by_path {
         let example = targets.iter().min().expect("each path has a target");
