@@ -32,8 +32,7 @@ pub trait NameLookup {
     fn lookup(&mut self, sha1_hex: &[u8]) -> Result<Lookup, BoxError>;
     /// The shortest abbreviation of `sha256`, at least `at_least` digits,
     /// that is unambiguous among the SHA-256 names.
-    fn unique_sha256_len(&mut self, sha256: &ObjectId, at_least: usize)
-    -> Result<usize, BoxError>;
+    fn unique_sha256_len(&mut self, sha256: &ObjectId, at_least: usize) -> Result<usize, BoxError>;
 }
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -262,7 +261,7 @@ mod tests {
     fn table() -> Table {
         let mut t = BTreeMap::new();
         let sha256 = |c: u8| ObjectId::from_raw(HashKind::Sha256, &[c; 32]).unwrap();
-        t.insert(format!("{}", "a1".repeat(20)), sha256(0x11));
+        t.insert("a1".repeat(20), sha256(0x11));
         t.insert(format!("b2b2b2b{}", "0".repeat(33)), sha256(0x22));
         t.insert(format!("b2b2b2b{}", "1".repeat(33)), sha256(0x33));
         Table(t)
@@ -303,7 +302,10 @@ mod tests {
         );
         let mut expected = expected.into_bytes();
         expected.push(0xfe);
-        assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&expected));
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            String::from_utf8_lossy(&expected)
+        );
         assert_eq!(out, expected);
         assert_eq!(
             counts,

@@ -280,12 +280,7 @@ impl<'m> Resolver<'m> {
         while len < full {
             let prefix = HexPrefix::parse(&hex.as_bytes()[..len]).expect("lower-case hex digits");
             let mut matches = Matches::default();
-            scan(
-                self.map,
-                &mut self.by_sha256,
-                &prefix.range(),
-                &mut matches,
-            )?;
+            scan(self.map, &mut self.by_sha256, &prefix.range(), &mut matches)?;
             if !matches.is_ambiguous() {
                 break;
             }
@@ -362,8 +357,14 @@ mod tests {
 
     #[test]
     fn odd_prefix_range_uses_the_high_half_byte() {
-        assert_eq!(range_of("abcde"), (vec![0xab, 0xcd, 0xe0], vec![0xab, 0xcd, 0xf0]));
-        assert_eq!(range_of("abcdf"), (vec![0xab, 0xcd, 0xf0], vec![0xab, 0xce, 0x00]));
+        assert_eq!(
+            range_of("abcde"),
+            (vec![0xab, 0xcd, 0xe0], vec![0xab, 0xcd, 0xf0])
+        );
+        assert_eq!(
+            range_of("abcdf"),
+            (vec![0xab, 0xcd, 0xf0], vec![0xab, 0xce, 0x00])
+        );
         assert_eq!(range_of("ABCDF"), range_of("abcdf"));
     }
 
