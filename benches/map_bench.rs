@@ -1,0 +1,245 @@
+//! Benchmark of `git-rehash map` on a synthetic map (default 2,000,000
+//! rows; `MAP_BENCH_ROWS` to change). Not a test: run it with
+//!
+//! ```sh
+//! cargo bench --bench map_bench
+//! ```
+//!
+//! The map is generated with `IdMap::load`: row n is the blob/tree/commit/tag
+//! whose body is the decimal number n, named by its real SHA-1 and SHA-256,
+//! so ids are uniformly spread like real ones. It is kept in
+//! `target/tmp/map-bench/` and reused. Measured, each with the release
+//! binary as a user runs it (process start to exit):
+//! - `map --batch` lookups per second by full id and by 8-digit prefix,
+//!   SHA-1 and SHA-256 inputs, stdin from a file, stdout to /dev/null;
+//! - the latency of one `map <id>` invocation;
+//! - `map --export` rows per second;
+//! - the database's bytes per row;
+//! - for comparison, `git cat-file --batch-all-objects --batch-check` on a
+//!   repository of as many objects (`MAP_BENCH_GIT=0` to skip building it).
+
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use git_rehash::hash::{sha1_object_id, sha256_object_id};
+use git_rehash::idmap::{HexPrefix, IdMap, MapRow, Resolution, Resolver};
+use git_rehash::object::ObjectKind;
+
+const QUERIES: usize = 500_000;
+
+fn kind_of(n: u64) -> ObjectKind {
+    // Roughly a real repository's mix.
+    match n % 100 {
+        0..=44 => ObjectKind::Blob,
+        45..=79 => ObjectKind::Tree,
+        80..=98 => ObjectKind::Commit,
+        _ => ObjectKind::Tag,
+    }
+}
+
+fn row(n: u64) -> MapRow {
+    let kind = kind_of(n);
+    let body = n.to_string();
+    MapRow {
+        sha1: sha1_object_id(kind, body.as_bytes()).expect("no collision"),
+        sha256: sha256_object_id(kind, body.as_bytes()),
+        kind,
+    }
+}
+
+fn build_map(path: &Path, rows: u64) {
+    let marker = path.with_extension("rows");
+    if path.is_file() && fs::read_to_string(&marker).ok() == Some(rows.to_string()) {
+        return;
+    }
+    let _ = fs::remove_file(path);
+    let start = Instant::now();
+    let mut all: Vec<MapRow> = (0..rows).map(row).collect();
+    all.sort_by_key(|r| r.sha1);
+    let mut map = IdMap::open_rw(path).expect("create map");
+    map.load(all).expect("load");
+    map.finish_load().expect("index");
+    drop(map);
+    // Fold the WAL back so the file size is the database's size.
+    let conn = rusqlite::Connection::open(path).expect("open");
+    conn.execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+        .expect("checkpoint");
+    fs::write(&marker, rows.to_string()).expect("marker");
+    eprintln!(
+        "built {rows}-row map in {:.1}s",
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// `QUERIES` rows spread over the whole key space (a multiplicative walk).
+fn sample(rows: u64) -> Vec<MapRow> {
+    (0..QUERIES as u64)
+        .map(|i| row(i.wrapping_mul(2_654_435_761) % rows))
+        .collect()
+}
+
+fn write_queries(path: &Path, ids: impl Iterator<Item = String>) {
+    let mut out = BufWriter::new(File::create(path).expect("create"));
+    for id in ids {
+        writeln!(out, "{id}").expect("write");
+    }
+    out.flush().expect("flush");
+}
+
+fn timed(cmd: &mut Command) -> Duration {
+    let start = Instant::now();
+    let status = cmd.status().expect("run");
+    let elapsed = start.elapsed();
+    assert!(status.code() == Some(0) || status.code() == Some(1), "{cmd:?}: {status}");
+    elapsed
+}
+
+fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_git-rehash"))
+}
+
+fn main() {
+    let rows: u64 = std::env::var("MAP_BENCH_ROWS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(2_000_000);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("map-bench");
+    fs::create_dir_all(&dir).expect("bench dir");
+    let map_path = dir.join("map.sqlite");
+    build_map(&map_path, rows);
+    let size = fs::metadata(&map_path).expect("map size").len();
+    println!("map: {rows} rows, {size} bytes, {:.1} bytes/row", size as f64 / rows as f64);
+
+    let picked = sample(rows);
+    let sets: [(&str, Box<dyn Fn(&MapRow) -> String>); 4] = [
+        ("full SHA-1", Box::new(|r| r.sha1.to_hex())),
+        ("full SHA-256", Box::new(|r| r.sha256.to_hex())),
+        ("8-digit SHA-1 prefix", Box::new(|r| r.sha1.to_hex()[..8].to_owned())),
+        ("8-digit SHA-256 prefix", Box::new(|r| r.sha256.to_hex()[..8].to_owned())),
+    ];
+    let map = IdMap::open_read_only(&map_path).expect("open");
+    for (name, fmt) in &sets {
+        let file = dir.join("queries.txt");
+        write_queries(&file, picked.iter().map(fmt));
+        // Warm the page cache once, then measure.
+        let run = || {
+            timed(
+                Command::new(bin())
+                    .args(["map", "--batch", "--map"])
+                    .arg(&map_path)
+                    .stdin(File::open(&file).expect("queries"))
+                    .stdout(Stdio::null()),
+            )
+        };
+        run();
+        let best = (0..3).map(|_| run()).min().expect("three runs");
+        // The same lookups in-process, without parsing and printing.
+        let prefixes: Vec<HexPrefix> = picked
+            .iter()
+            .map(|r| HexPrefix::parse(fmt(r).as_bytes()).expect("hex"))
+            .collect();
+        let mut resolver = Resolver::new(&map).expect("resolver");
+        resolver.hold_snapshot().expect("snapshot");
+        let start = Instant::now();
+        let mut found = 0usize;
+        for p in &prefixes {
+            found += matches!(resolver.resolve(p).expect("query"), Resolution::Found(_)) as usize;
+        }
+        let in_process = start.elapsed();
+        println!(
+            "batch, {name:<23}: {:>9.0} lookups/s (binary, {QUERIES} lines in {:.3}s); {:>9.0} lookups/s in-process; {found} found",
+            QUERIES as f64 / best.as_secs_f64(),
+            best.as_secs_f64(),
+            QUERIES as f64 / in_process.as_secs_f64(),
+        );
+    }
+
+    let one = picked[QUERIES / 2].sha1.to_hex();
+    let mut latencies: Vec<Duration> = (0..51)
+        .map(|_| {
+            timed(
+                Command::new(bin())
+                    .args(["map", "--map"])
+                    .arg(&map_path)
+                    .arg(&one)
+                    .stdout(Stdio::null()),
+            )
+        })
+        .collect();
+    latencies.sort();
+    println!(
+        "single `map <id>`: median {:.2} ms, p90 {:.2} ms, max {:.2} ms (51 runs)",
+        latencies[25].as_secs_f64() * 1e3,
+        latencies[45].as_secs_f64() * 1e3,
+        latencies[50].as_secs_f64() * 1e3
+    );
+
+    for format in ["text", "loose-object-idx"] {
+        let export = || {
+            timed(
+                Command::new(bin())
+                    .args(["map", "--export", "--format", format, "--map"])
+                    .arg(&map_path)
+                    .stdout(Stdio::null()),
+            )
+        };
+        export();
+        let best = (0..3).map(|_| export()).min().expect("three runs");
+        println!(
+            "export --format {format}: {:.0} rows/s ({rows} rows in {:.3}s)",
+            rows as f64 / best.as_secs_f64(),
+            best.as_secs_f64()
+        );
+    }
+
+    if std::env::var("MAP_BENCH_GIT").as_deref() != Ok("0") {
+        git_comparison(&dir, rows);
+    }
+}
+
+/// A repository of `rows` blobs (via fast-import), listed by git.
+fn git_comparison(dir: &Path, rows: u64) {
+    let repo = dir.join("objects.git");
+    let marker = dir.join("objects.git.rows");
+    if fs::read_to_string(&marker).ok() != Some(rows.to_string()) {
+        let _ = fs::remove_dir_all(&repo);
+        let git = |args: &[&str]| Command::new("git").arg("-C").arg(&repo).args(args).status();
+        fs::create_dir_all(&repo).expect("mkdir");
+        assert!(git(&["init", "-q", "--bare"]).expect("git").success());
+        let mut child = Command::new("git")
+            .arg("-C")
+            .arg(&repo)
+            .args(["fast-import", "--quiet"])
+            .stdin(Stdio::piped())
+            .spawn()
+            .expect("git fast-import");
+        {
+            let mut input = BufWriter::new(child.stdin.take().expect("stdin"));
+            for n in 0..rows {
+                let body = n.to_string();
+                write!(input, "blob\ndata {}\n{body}\n", body.len()).expect("feed");
+            }
+        }
+        assert!(child.wait().expect("fast-import").success());
+        fs::write(&marker, rows.to_string()).expect("marker");
+    }
+    let list = || {
+        timed(
+            Command::new("git")
+                .arg("-C")
+                .arg(&repo)
+                .args(["cat-file", "--batch-all-objects", "--batch-check"])
+                .stdout(Stdio::null()),
+        )
+    };
+    list();
+    let best = (0..3).map(|_| list()).min().expect("three runs");
+    println!(
+        "git cat-file --batch-all-objects --batch-check: {:.0} objects/s ({rows} objects in {:.3}s)",
+        rows as f64 / best.as_secs_f64(),
+        best.as_secs_f64()
+    );
+}
