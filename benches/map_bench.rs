@@ -18,6 +18,7 @@
 //! - for comparison, `git cat-file --batch-all-objects --batch-check` on a
 //!   repository of as many objects (`MAP_BENCH_GIT=0` to skip building it).
 
+use std::ffi::OsStr;
 use std::fs::{self, File};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -89,12 +90,87 @@ fn write_queries(path: &Path, ids: impl Iterator<Item = String>) {
     out.flush().expect("flush");
 }
 
-fn timed(cmd: &mut Command) -> Duration {
+/// Wall-clock and CPU (user + system) time of one run.
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+struct Timing {
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
+impl Timing {
+    /// CPU time when known: on a shared machine, wall time measures the
+    /// neighbours as much as the command.
+    fn best(&self) -> Duration {
+        self.cpu.unwrap_or(self.wall)
+    }
+}
+
+/// Runs `program args < stdin > /dev/null` under `/usr/bin/time` (when
+/// present) to get its CPU time as well.
+fn timed(program: &Path, args: &[&OsStr], stdin: Option<&Path>) -> Timing {
+    let time_bin = Path::new("/usr/bin/time");
+    let report = std::env::temp_dir().join(format!("map-bench-time-{}", std::process::id()));
+    let _ = fs::remove_file(&report);
+    let mut cmd = if time_bin.is_file() {
+        let mut wrapped = Command::new(time_bin);
+        wrapped
+            .args(["-f", "%U %S", "-o"])
+            .arg(&report)
+            .arg(program);
+        wrapped
+    } else {
+        Command::new(program)
+    };
+    cmd.args(args).stdout(Stdio::null());
+    if let Some(path) = stdin {
+        cmd.stdin(File::open(path).expect("stdin file"));
+    }
     let start = Instant::now();
     let status = cmd.status().expect("run");
-    let elapsed = start.elapsed();
-    assert!(status.code() == Some(0) || status.code() == Some(1), "{cmd:?}: {status}");
-    elapsed
+    let wall = start.elapsed();
+    assert!(
+        status.code() == Some(0) || status.code() == Some(1),
+        "{cmd:?}: {status}"
+    );
+    // GNU time puts "Command exited with non-zero status 1" first when the
+    // status is 1 (some id missing); the figures are on the last line.
+    let cpu = fs::read_to_string(&report).ok().and_then(|t| {
+        let mut f = t
+            .lines()
+            .last()?
+            .split_whitespace()
+            .map(|x| x.parse::<f64>().ok());
+        Some(Duration::from_secs_f64(f.next()?? + f.next()??))
+    });
+    Timing { wall, cpu }
+}
+
+/// CPU time this thread has used (Linux `/proc/thread-self/schedstat`).
+fn thread_cpu() -> Option<Duration> {
+    let text = fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(
+        text.split_whitespace().next()?.parse().ok()?,
+    ))
+}
+
+fn best_of_3(f: impl Fn() -> Timing) -> Timing {
+    f(); // warm the page cache
+    let runs = [f(), f(), f()];
+    *runs
+        .iter()
+        .min_by(|a, b| a.best().cmp(&b.best()))
+        .expect("three runs")
+}
+
+fn describe(t: &Timing) -> String {
+    match t.cpu {
+        Some(cpu) => format!(
+            "{:.3}s CPU, {:.3}s wall",
+            cpu.as_secs_f64(),
+            t.wall.as_secs_f64()
+        ),
+        None => format!("{:.3}s wall", t.wall.as_secs_f64()),
+    }
 }
 
 fn bin() -> PathBuf {
@@ -111,31 +187,41 @@ fn main() {
     let map_path = dir.join("map.sqlite");
     build_map(&map_path, rows);
     let size = fs::metadata(&map_path).expect("map size").len();
-    println!("map: {rows} rows, {size} bytes, {:.1} bytes/row", size as f64 / rows as f64);
+    println!(
+        "map: {rows} rows, {size} bytes, {:.1} bytes/row",
+        size as f64 / rows as f64
+    );
 
     let picked = sample(rows);
     let sets: [(&str, Box<dyn Fn(&MapRow) -> String>); 4] = [
         ("full SHA-1", Box::new(|r| r.sha1.to_hex())),
         ("full SHA-256", Box::new(|r| r.sha256.to_hex())),
-        ("8-digit SHA-1 prefix", Box::new(|r| r.sha1.to_hex()[..8].to_owned())),
-        ("8-digit SHA-256 prefix", Box::new(|r| r.sha256.to_hex()[..8].to_owned())),
+        (
+            "8-digit SHA-1 prefix",
+            Box::new(|r| r.sha1.to_hex()[..8].to_owned()),
+        ),
+        (
+            "8-digit SHA-256 prefix",
+            Box::new(|r| r.sha256.to_hex()[..8].to_owned()),
+        ),
     ];
     let map = IdMap::open_read_only(&map_path).expect("open");
+    let map_arg = map_path.as_os_str();
     for (name, fmt) in &sets {
         let file = dir.join("queries.txt");
         write_queries(&file, picked.iter().map(fmt));
-        // Warm the page cache once, then measure.
-        let run = || {
+        let run = best_of_3(|| {
             timed(
-                Command::new(bin())
-                    .args(["map", "--batch", "--map"])
-                    .arg(&map_path)
-                    .stdin(File::open(&file).expect("queries"))
-                    .stdout(Stdio::null()),
+                &bin(),
+                &[
+                    "map".as_ref(),
+                    "--batch".as_ref(),
+                    "--map".as_ref(),
+                    map_arg,
+                ],
+                Some(&file),
             )
-        };
-        run();
-        let best = (0..3).map(|_| run()).min().expect("three runs");
+        });
         // The same lookups in-process, without parsing and printing.
         let prefixes: Vec<HexPrefix> = picked
             .iter()
@@ -143,55 +229,62 @@ fn main() {
             .collect();
         let mut resolver = Resolver::new(&map).expect("resolver");
         resolver.hold_snapshot().expect("snapshot");
-        let start = Instant::now();
+        let (wall0, cpu0) = (Instant::now(), thread_cpu());
         let mut found = 0usize;
         for p in &prefixes {
             found += matches!(resolver.resolve(p).expect("query"), Resolution::Found(_)) as usize;
         }
-        let in_process = start.elapsed();
+        let in_process = Timing {
+            wall: wall0.elapsed(),
+            cpu: thread_cpu().zip(cpu0).map(|(b, a)| b - a),
+        };
         println!(
-            "batch, {name:<23}: {:>9.0} lookups/s (binary, {QUERIES} lines in {:.3}s); {:>9.0} lookups/s in-process; {found} found",
-            QUERIES as f64 / best.as_secs_f64(),
-            best.as_secs_f64(),
-            QUERIES as f64 / in_process.as_secs_f64(),
+            "batch, {name:<22}: {:>8.0} lookups/s per CPU-second ({QUERIES} lines: {}); in-process {:>8.0}/s ({}); {found} found",
+            QUERIES as f64 / run.best().as_secs_f64(),
+            describe(&run),
+            QUERIES as f64 / in_process.best().as_secs_f64(),
+            describe(&in_process),
         );
     }
 
     let one = picked[QUERIES / 2].sha1.to_hex();
-    let mut latencies: Vec<Duration> = (0..51)
+    let mut latencies: Vec<Timing> = (0..51)
         .map(|_| {
             timed(
-                Command::new(bin())
-                    .args(["map", "--map"])
-                    .arg(&map_path)
-                    .arg(&one)
-                    .stdout(Stdio::null()),
+                &bin(),
+                &["map".as_ref(), "--map".as_ref(), map_arg, one.as_ref()],
+                None,
             )
         })
         .collect();
-    latencies.sort();
+    latencies.sort_by(|a, b| a.wall.cmp(&b.wall));
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "single `map <id>`: median {:.2} ms, p90 {:.2} ms, max {:.2} ms (51 runs)",
-        latencies[25].as_secs_f64() * 1e3,
-        latencies[45].as_secs_f64() * 1e3,
-        latencies[50].as_secs_f64() * 1e3
+        "single `map <sha1>`, process start to exit: median {:.2} ms, p90 {:.2} ms, max {:.2} ms wall (51 runs)",
+        ms(latencies[25].wall),
+        ms(latencies[45].wall),
+        ms(latencies[50].wall)
     );
 
     for format in ["text", "loose-object-idx"] {
-        let export = || {
+        let run = best_of_3(|| {
             timed(
-                Command::new(bin())
-                    .args(["map", "--export", "--format", format, "--map"])
-                    .arg(&map_path)
-                    .stdout(Stdio::null()),
+                &bin(),
+                &[
+                    "map".as_ref(),
+                    "--export".as_ref(),
+                    "--format".as_ref(),
+                    format.as_ref(),
+                    "--map".as_ref(),
+                    map_arg,
+                ],
+                None,
             )
-        };
-        export();
-        let best = (0..3).map(|_| export()).min().expect("three runs");
+        });
         println!(
-            "export --format {format}: {:.0} rows/s ({rows} rows in {:.3}s)",
-            rows as f64 / best.as_secs_f64(),
-            best.as_secs_f64()
+            "export --format {format}: {:.0} rows/s per CPU-second ({rows} rows: {})",
+            rows as f64 / run.best().as_secs_f64(),
+            describe(&run)
         );
     }
 
@@ -199,7 +292,6 @@ fn main() {
         git_comparison(&dir, rows);
     }
 }
-
 /// A repository of `rows` blobs (via fast-import), listed by git.
 fn git_comparison(dir: &Path, rows: u64) {
     let repo = dir.join("objects.git");
@@ -226,20 +318,23 @@ fn git_comparison(dir: &Path, rows: u64) {
         assert!(child.wait().expect("fast-import").success());
         fs::write(&marker, rows.to_string()).expect("marker");
     }
-    let list = || {
+    let repo_arg = repo.as_os_str();
+    let run = best_of_3(|| {
         timed(
-            Command::new("git")
-                .arg("-C")
-                .arg(&repo)
-                .args(["cat-file", "--batch-all-objects", "--batch-check"])
-                .stdout(Stdio::null()),
+            Path::new("git"),
+            &[
+                "-C".as_ref(),
+                repo_arg,
+                "cat-file".as_ref(),
+                "--batch-all-objects".as_ref(),
+                "--batch-check".as_ref(),
+            ],
+            None,
         )
-    };
-    list();
-    let best = (0..3).map(|_| list()).min().expect("three runs");
+    });
     println!(
-        "git cat-file --batch-all-objects --batch-check: {:.0} objects/s ({rows} objects in {:.3}s)",
-        rows as f64 / best.as_secs_f64(),
-        best.as_secs_f64()
+        "git cat-file --batch-all-objects --batch-check: {:.0} objects/s per CPU-second ({rows} objects: {})",
+        rows as f64 / run.best().as_secs_f64(),
+        describe(&run)
     );
 }
