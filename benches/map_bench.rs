@@ -31,6 +31,9 @@ use git_rehash::object::ObjectKind;
 
 const QUERIES: usize = 500_000;
 
+/// How a query set writes a row's id.
+type IdFormat = Box<dyn Fn(&MapRow) -> String>;
+
 fn kind_of(n: u64) -> ObjectKind {
     // Roughly a real repository's mix.
     match n % 100 {
@@ -193,7 +196,7 @@ fn main() {
     );
 
     let picked = sample(rows);
-    let sets: [(&str, Box<dyn Fn(&MapRow) -> String>); 4] = [
+    let sets: [(&str, IdFormat); 4] = [
         ("full SHA-1", Box::new(|r| r.sha1.to_hex())),
         ("full SHA-256", Box::new(|r| r.sha256.to_hex())),
         (
@@ -257,7 +260,7 @@ fn main() {
             )
         })
         .collect();
-    latencies.sort_by(|a, b| a.wall.cmp(&b.wall));
+    latencies.sort_by_key(|t| t.wall);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
         "single `map <sha1>`, process start to exit: median {:.2} ms, p90 {:.2} ms, max {:.2} ms wall (51 runs)",
