@@ -9,6 +9,7 @@
 //! - [`refs`]: refs, packed-refs, HEAD, reflogs: read and translate.
 //! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
 //! - [`convert`]: the orchestration of a whole conversion.
+//! - [`textmap`]: rewriting SHA-1 names quoted in free text (no SQLite).
 
 pub mod cli;
 pub mod convert;
@@ -19,4 +20,5 @@ pub mod loose;
 pub mod object;
 pub mod pack;
 pub mod refs;
+pub mod textmap;
 pub mod translate;

@@ -1,31 +1,90 @@
-//! `git-rehash map --repo <DEST> --export`: the map as
-//! `<sha1> <sha256> <type>` lines, sorted by SHA-1.
+//! `git-rehash map`: look names up in the SHA-1 <-> SHA-256 map (arguments
+//! or `--batch` on stdin, like `git cat-file --batch-check`), or export it.
+//!
+//! Exit status: 0 every id was found, 1 some id was missing or ambiguous,
+//! 2 usage or I/O errors. A closed stdout ends the run quietly with 0.
 
-use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use crate::idmap::{ForEachError, IdMap, map_path};
+use crate::idmap::{
+    ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows, map_path,
+};
+use crate::object::ObjectKind;
 
 #[derive(Debug, Args)]
 pub struct MapArgs {
-    /// A repository written by `git-rehash convert`.
+    /// A repository written by `git-rehash convert` (default: the current directory).
     #[arg(long, conflicts_with = "map")]
     repo: Option<PathBuf>,
     /// A map database file (default: <repo>/rehash/map.sqlite).
     #[arg(long)]
     map: Option<PathBuf>,
-    /// Print every pair.
-    #[arg(long)]
+    /// Output format. Queries: text, json. --export: also tsv,
+    /// loose-object-idx, commit-map.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Read ids from stdin, one per line; answer each line as it is read.
+    #[arg(long, conflicts_with_all = ["export", "ids"])]
+    batch: bool,
+    /// Print every pair, sorted by SHA-1.
+    #[arg(long, conflicts_with = "ids")]
     export: bool,
+    /// Full or abbreviated (4+ hex digits) SHA-1 or SHA-256 names.
+    #[arg(value_name = "ID")]
+    ids: Vec<String>,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// `<sha1> <sha256> <type>`
+    Text,
+    /// One JSON object per line.
+    Json,
+    /// Tab-separated with a header row (--export only).
+    Tsv,
+    /// git's `objects/loose-object-idx` (--export only).
+    LooseObjectIdx,
+    /// git-filter-repo's `commit-map`, commits only (--export only).
+    CommitMap,
+}
+
+/// An error the user caused: reported with exit status 2 like I/O errors.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Usage(String);
+
 pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
-    let path = match (&args.map, &args.repo) {
-        (Some(m), _) => m.clone(),
+    Ok(run_checked(args).unwrap_or_else(exit_2))
+}
+
+/// Reports `err` and returns status 2, or 0 when it is a closed stdout
+/// (`git-rehash map --export | head` is not an error).
+pub(super) fn exit_2(err: anyhow::Error) -> ExitCode {
+    let broken_pipe = err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "git-rehash: error: {err}");
+    for cause in err.chain().skip(1) {
+        let _ = write!(stderr, "\n  caused by: {cause}");
+    }
+    let _ = writeln!(stderr);
+    ExitCode::from(2)
+}
+
+/// Opens the map named by `--map`, `--repo` or the current directory, read-only.
+pub(super) fn open_map(map: Option<&Path>, repo: Option<&Path>) -> anyhow::Result<IdMap> {
+    let path = match (map, repo) {
+        (Some(m), _) => m.to_path_buf(),
         (None, Some(r)) => map_path(r),
         (None, None) => map_path(&std::env::current_dir()?),
     };
@@ -35,28 +94,253 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
             path.display()
         );
     }
-    let map = IdMap::open_read_only(&path)?;
-    if !args.export {
-        anyhow::bail!("nothing to do: pass --export");
+    Ok(IdMap::open_read_only(&path)?)
+}
+
+fn run_checked(args: MapArgs) -> anyhow::Result<ExitCode> {
+    let format = args.format.unwrap_or(Format::Text);
+    if !args.export && !matches!(format, Format::Text | Format::Json) {
+        return Err(Usage(format!(
+            "--format {} is an export format: add --export",
+            format
+                .to_possible_value()
+                .expect("no skipped variants")
+                .get_name()
+        ))
+        .into());
     }
-    let stdout = std::io::stdout().lock();
-    let mut out = BufWriter::with_capacity(1 << 16, stdout);
-    let mut line = Vec::with_capacity(128);
-    let result = map.for_each(|row| {
+    if !args.export && !args.batch && args.ids.is_empty() {
+        return Err(Usage("nothing to do: give ids, --batch or --export".into()).into());
+    }
+    // Validate arguments before opening anything: a typo is a usage error.
+    let ids = args
+        .ids
+        .iter()
+        .map(|id| HexPrefix::parse(id.as_bytes()).map(|p| (id, p)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let map = open_map(args.map.as_deref(), args.repo.as_deref())?;
+    let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if args.export {
+        export(&map, format, &mut out)?;
+        out.flush().context("writing the export")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let json = format == Format::Json;
+    let mut resolver = Resolver::new(&map)?;
+    let mut all_found = true;
+    let mut line = Vec::with_capacity(256);
+    if args.batch {
+        resolver.hold_snapshot()?;
+        all_found = batch(&mut resolver, json, &mut out)?;
+    } else {
+        for (input, prefix) in ids {
+            let answer = resolver.resolve(&prefix)?;
+            all_found &= matches!(answer, Resolution::Found(_));
+            line.clear();
+            answer_line(&mut line, input.as_bytes(), &answer, json);
+            out.write_all(&line).context("writing the answers")?;
+        }
+    }
+    out.flush().context("writing the answers")?;
+    Ok(if all_found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// Longest input line kept for the echo in the answer; longer lines cannot
+/// be ids, and keeping them whole would let one line use unbounded memory.
+const MAX_ECHO: usize = 1024;
+
+/// Answers stdin line by line. Output is flushed whenever the input read so
+/// far holds no further complete line, i.e. before anything could block on
+/// reading: a co-process gets each answer at once, a file or a fast pipe is
+/// answered in large writes.
+fn batch(resolver: &mut Resolver<'_>, json: bool, out: &mut impl Write) -> anyhow::Result<bool> {
+    let mut input = BufReader::with_capacity(1 << 16, std::io::stdin().lock());
+    let mut all_found = true;
+    let mut text = Vec::with_capacity(MAX_ECHO);
+    let mut line = Vec::with_capacity(256);
+    loop {
+        text.clear();
+        if !read_line_capped(&mut input, &mut text).context("reading ids from stdin")? {
+            break;
+        }
+        let trimmed = text.trim_ascii();
+        let answer = match HexPrefix::parse(trimmed) {
+            Ok(prefix) => resolver.resolve(&prefix)?,
+            // Like `git cat-file --batch-check`: a name that cannot be an
+            // object's is reported as missing, and the stream goes on.
+            Err(_) => Resolution::Missing,
+        };
+        all_found &= matches!(answer, Resolution::Found(_));
         line.clear();
-        row.sha1.write_hex(&mut line);
-        line.push(b' ');
-        row.sha256.write_hex(&mut line);
-        line.push(b' ');
-        line.extend_from_slice(row.kind.as_str().as_bytes());
-        line.push(b'\n');
+        answer_line(&mut line, trimmed, &answer, json);
+        out.write_all(&line).context("writing the answers")?;
+        if !input.buffer().contains(&b'\n') {
+            out.flush().context("writing the answers")?;
+        }
+    }
+    Ok(all_found)
+}
+
+/// Reads one line (without its newline) into `text`, keeping at most
+/// [`MAX_ECHO`] bytes. Returns false at the end of input.
+fn read_line_capped(input: &mut impl BufRead, text: &mut Vec<u8>) -> std::io::Result<bool> {
+    let mut read_any = false;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        let room = MAX_ECHO.saturating_sub(text.len());
+        text.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = done.unwrap_or(buf.len());
+        input.consume(used);
+        if done.is_some() {
+            return Ok(true);
+        }
+    }
+}
+
+fn answer_line(line: &mut Vec<u8>, input: &[u8], answer: &Resolution, json: bool) {
+    let status = match answer {
+        Resolution::Found(_) => "found",
+        Resolution::Missing => "missing",
+        Resolution::Ambiguous => "ambiguous",
+    };
+    match (answer, json) {
+        (Resolution::Found(row), false) => row_text(line, row, b' '),
+        (_, false) => {
+            line.extend_from_slice(input);
+            line.push(b' ');
+            line.extend_from_slice(status.as_bytes());
+            line.push(b'\n');
+        }
+        (_, true) => {
+            line.extend_from_slice(b"{\"input\":");
+            json_string(line, input);
+            line.extend_from_slice(b",\"status\":\"");
+            line.extend_from_slice(status.as_bytes());
+            line.push(b'"');
+            if let Resolution::Found(row) = answer {
+                line.push(b',');
+                row_json_fields(line, row);
+            }
+            line.extend_from_slice(b"}\n");
+        }
+    }
+}
+
+/// `<sha1><sep><sha256><sep><type>\n`
+fn row_text(line: &mut Vec<u8>, row: &MapRow, sep: u8) {
+    row.sha1.write_hex(line);
+    line.push(sep);
+    row.sha256.write_hex(line);
+    line.push(sep);
+    line.extend_from_slice(row.kind.as_str().as_bytes());
+    line.push(b'\n');
+}
+
+/// `"sha1":"…","sha256":"…","type":"…"`: hex and fixed words need no
+/// escaping, which is why JSON is written by hand here.
+fn row_json_fields(line: &mut Vec<u8>, row: &MapRow) {
+    line.extend_from_slice(b"\"sha1\":\"");
+    row.sha1.write_hex(line);
+    line.extend_from_slice(b"\",\"sha256\":\"");
+    row.sha256.write_hex(line);
+    line.extend_from_slice(b"\",\"type\":\"");
+    line.extend_from_slice(row.kind.as_str().as_bytes());
+    line.push(b'"');
+}
+
+/// A JSON string of arbitrary input bytes (invalid UTF-8 becomes U+FFFD).
+fn json_string(line: &mut Vec<u8>, input: &[u8]) {
+    line.push(b'"');
+    for c in String::from_utf8_lossy(input).chars() {
+        match c {
+            '"' => line.extend_from_slice(b"\\\""),
+            '\\' => line.extend_from_slice(b"\\\\"),
+            c if (c as u32) < 0x20 => {
+                line.extend_from_slice(format!("\\u{:04x}", c as u32).as_bytes())
+            }
+            c => {
+                let mut utf8 = [0u8; 4];
+                line.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+            }
+        }
+    }
+    line.push(b'"');
+}
+
+/// The header of git-filter-repo's `commit-map` (`"%-40s %s\n" % ("old", "new")`).
+const COMMIT_MAP_HEADER: &str = "old                                      new\n";
+/// The first line git requires in `objects/loose-object-idx` (git's loose.c).
+const LOOSE_OBJECT_IDX_HEADER: &str = "# loose-object-idx\n";
+
+fn export(map: &IdMap, format: Format, out: &mut impl Write) -> anyhow::Result<()> {
+    let header: &str = match format {
+        Format::Tsv => "sha1\tsha256\ttype\n",
+        Format::CommitMap => COMMIT_MAP_HEADER,
+        Format::LooseObjectIdx => LOOSE_OBJECT_IDX_HEADER,
+        Format::Text | Format::Json => "",
+    };
+    out.write_all(header.as_bytes())
+        .context("writing the export")?;
+    let only = (format == Format::CommitMap).then_some(ObjectKind::Commit);
+    let mut line = Vec::with_capacity(256);
+    let result = export_rows(map, only, |row| {
+        line.clear();
+        match format {
+            Format::Text => row_text(&mut line, row, b' '),
+            Format::Tsv => row_text(&mut line, row, b'\t'),
+            Format::Json => {
+                line.push(b'{');
+                row_json_fields(&mut line, row);
+                line.extend_from_slice(b"}\n");
+            }
+            // git reads "<storage id> <compat id>": DEST stores SHA-256.
+            Format::LooseObjectIdx => {
+                row.sha256.write_hex(&mut line);
+                line.push(b' ');
+                row.sha1.write_hex(&mut line);
+                line.push(b'\n');
+            }
+            Format::CommitMap => {
+                row.sha1.write_hex(&mut line);
+                line.push(b' ');
+                row.sha256.write_hex(&mut line);
+                line.push(b'\n');
+            }
+        }
         out.write_all(&line)
     });
     match result {
-        Ok(()) => {}
-        Err(ForEachError::Io(e)) => return Err(e).context("writing the export"),
-        Err(ForEachError::Map(e)) => return Err(e.into()),
+        Ok(()) => Ok(()),
+        Err(ForEachError::Io(e)) => Err(e).context("writing the export"),
+        Err(ForEachError::Map(e)) => Err(e.into()),
     }
-    out.flush().context("writing the export")?;
-    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commit_map_header_is_filter_repos() {
+        assert_eq!(COMMIT_MAP_HEADER, format!("{:<40} {}\n", "old", "new"));
+    }
+
+    #[test]
+    fn json_escapes_input() {
+        let mut line = Vec::new();
+        json_string(&mut line, b"a\"b\\c\n\xff");
+        assert_eq!(line, "\"a\\\"b\\\\c\\u000a\u{fffd}\"".as_bytes());
+    }
 }

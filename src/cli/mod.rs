@@ -4,6 +4,7 @@
 mod convert_cmd;
 mod map_cmd;
 mod progress_bars;
+mod translate_text_cmd;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -24,6 +25,8 @@ enum Command {
     Convert(convert_cmd::ConvertArgs),
     /// Query or export the SHA-1 <-> SHA-256 map of a converted repository.
     Map(map_cmd::MapArgs),
+    /// Rewrite the SHA-1 commit and tag names in a text (stdin to stdout).
+    TranslateText(translate_text_cmd::TranslateTextArgs),
 }
 
 /// Runs the command line; every error ends here, printed as a chain.
@@ -39,6 +42,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(args) => convert_cmd::run(args),
         Command::Map(args) => map_cmd::run(args),
+        Command::TranslateText(args) => translate_text_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -24,7 +24,7 @@ pub struct MapRow {
 
 /// An open map database.
 pub struct IdMap {
-    conn: Connection,
+    pub(super) conn: Connection,
     path: PathBuf,
 }
 
@@ -97,7 +97,7 @@ impl IdMap {
         &self.path
     }
 
-    fn sql(&self, source: rusqlite::Error) -> IdMapError {
+    pub(super) fn sql(&self, source: rusqlite::Error) -> IdMapError {
         IdMapError::Sql {
             path: self.path.clone(),
             source,
