@@ -1,13 +1,16 @@
 //! The SQLite SHA-1 <-> SHA-256 map store.
 //!
 //! The database lives at `<DEST>/rehash/map.sqlite` (see docs/files.md). The
-//! conversion fills it in large sorted batches inside one transaction; the
-//! reverse index is built after the load. Readers open it read-only; WAL mode
-//! lets them run while a conversion writes.
+//! conversion commits rows segment by segment, each batch in one transaction
+//! with the journal row of the pack that stores those objects (`journal.rs`);
+//! the reverse index is built after the first complete run. Readers open it
+//! read-only; WAL mode lets them run while a conversion writes.
 
 mod error;
+mod journal;
 mod migrations;
 mod store;
 
 pub use error::IdMapError;
+pub use journal::RunId;
 pub use store::{ForEachError, IdMap, MapRow, map_path};

@@ -24,8 +24,8 @@ pub struct MapRow {
 
 /// An open map database.
 pub struct IdMap {
-    conn: Connection,
-    path: PathBuf,
+    pub(super) conn: Connection,
+    pub(super) path: PathBuf,
 }
 
 /// Rows per transaction during a bulk load: large enough that commit cost
@@ -97,7 +97,7 @@ impl IdMap {
         &self.path
     }
 
-    fn sql(&self, source: rusqlite::Error) -> IdMapError {
+    pub(super) fn sql(&self, source: rusqlite::Error) -> IdMapError {
         IdMapError::Sql {
             path: self.path.clone(),
             source,
