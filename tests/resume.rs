@@ -239,7 +239,7 @@ fn killed_again_and_again_while_resuming() {
         // A run meets 1 start point, then per segment of 5 objects 5 object
         // points, pack-renamed, in-commit and committed: killing at 10 or
         // later lets each run commit at least one segment.
-        let at = 10 + (kills * 7) % 13;
+        let at = 10 + (kills * 5) % 6;
         let out = convert_cmd(&source, &dest)
             .env("GIT_REHASH_TEST_KILL_AT", at.to_string())
             .output()

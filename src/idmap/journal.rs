@@ -100,12 +100,12 @@ impl IdMap {
             .conn
             .prepare("SELECT pack FROM segments ORDER BY seq")
             .map_err(|e| self.sql(e))?;
-        let names = stmt
+        let names: Vec<String> = stmt
             .query_map([], |r| r.get::<_, String>(0))
             .map_err(|e| self.sql(e))?
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| self.sql(e));
-        names
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.sql(e))?;
+        Ok(names)
     }
 
     /// The id of the last run that finished, if any.
