@@ -2,23 +2,27 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
 use super::progress_bars::Bars;
-use crate::convert::{ConvertOptions, NoProgress, Progress, convert};
+use crate::convert::{ConvertError, ConvertOptions, NoProgress, Progress, convert};
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
     /// The SHA-1 repository to convert (bare, or a work tree). Never written.
     source: PathBuf,
-    /// Where to create the SHA-256 repository (bare). Must not exist, or be empty.
+    /// The SHA-256 repository (bare) to create, or to resume / update when
+    /// an earlier `convert` of the same SOURCE made it.
     dest: PathBuf,
     /// Refuse commit header fields git 2.47 does not know (as git does),
     /// instead of copying them verbatim.
     #[arg(long)]
     strict_headers: bool,
-    /// Start over: remove an unfinished earlier git-rehash conversion at DEST.
+    /// Start over: delete an existing git-rehash DEST (finished or not)
+    /// instead of resuming or updating it.
     #[arg(long)]
     force: bool,
     /// zlib level (0-9) for data that is compressed anew.
@@ -40,25 +44,61 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         jobs: args.jobs,
         ..ConvertOptions::new(&args.source, &args.dest)
     };
+    let interrupt = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&interrupt);
+    // SIGINT and SIGTERM: stop at the next checkpoint (between chunks).
+    // Best effort: without a handler, the signal kills us, which is safe too.
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    let opts = ConvertOptions {
+        interrupt: Some(interrupt),
+        ..opts
+    };
     let bars = (!args.quiet).then(Bars::new);
     let progress: &dyn Progress = match &bars {
         Some(b) => b,
         None => &NoProgress,
     };
-    let outcome = convert(&opts, progress)?;
+    let outcome = match convert(&opts, progress) {
+        Ok(outcome) => outcome,
+        Err(ConvertError::Interrupted) => {
+            if let Some(bars) = &bars {
+                bars.finish();
+            }
+            eprintln!(
+                "git-rehash: interrupted; everything converted so far is kept. Run the same command again to resume:\n  git-rehash convert {} {}",
+                args.source.display(),
+                args.dest.display()
+            );
+            return Ok(ExitCode::from(130));
+        }
+        Err(e) => return Err(e.into()),
+    };
     if !args.quiet {
         let kinds: Vec<String> = outcome
             .objects_by_kind
             .iter()
             .map(|(k, n)| format!("{n} {k}s"))
             .collect();
+        let kinds = if kinds.is_empty() {
+            "nothing new".to_string()
+        } else {
+            kinds.join(", ")
+        };
         eprintln!(
-            "converted {} objects ({}), {:.1} MB inflated -> {:.1} MB pack, {} refs, {} reflog entries dropped, in {:.1}s",
+            "{} {} of {} objects ({}), {:.1} MB inflated -> {:.1} MB in {} pack(s), {} refs written, {} deleted, {} reflog entries dropped, in {:.1}s",
+            if outcome.continued {
+                "updated:"
+            } else {
+                "converted"
+            },
             outcome.objects_read,
-            kinds.join(", "),
+            outcome.objects_listed,
+            kinds,
             outcome.bytes_inflated as f64 / 1e6,
             outcome.pack_size as f64 / 1e6,
+            outcome.packs_written,
             outcome.refs_written,
+            outcome.refs_deleted,
             outcome.reflog_entries_dropped,
             outcome.elapsed.as_secs_f64()
         );

@@ -5,6 +5,7 @@
 //! deflating; its CRC32 from the source idx is checked first so that a
 //! damaged stream is never propagated. Blobs stored as deltas or loose are
 //! inflated and deflated again (a later pass may copy deltas as well).
+//! Blobs an earlier run converted (they have map rows) are skipped.
 
 use std::cell::RefCell;
 
@@ -13,10 +14,10 @@ use rayon::prelude::*;
 use super::ConvertError;
 use super::deflate::deflate;
 use super::inventory::Inventory;
+use super::journal::SegmentWriter;
 use super::progress::Progress;
 use super::table::{Location, ObjectTable};
 use crate::object::ObjectKind;
-use crate::pack::write::PackWriter;
 use crate::pack::{DeltaCache, EntryKind, Pack};
 
 const CHUNK: usize = 4096;
@@ -35,13 +36,13 @@ pub fn blob_pass(
     inventory: &Inventory,
     table: &ObjectTable,
     level: u32,
-    pack: &mut PackWriter,
+    pack: &mut SegmentWriter<'_>,
     progress: &dyn Progress,
 ) -> Result<u64, ConvertError> {
     // Source order: sequential reads of each pack, and bases before deltas.
     let mut blobs: Vec<u32> = table
         .indices()
-        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob))
+        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
         .collect();
     let order = |i: &u32| match table.location(*i) {
         Location::Packed { pack, offset } => (pack, offset),
@@ -58,17 +59,19 @@ pub fn blob_pass(
             .collect::<Result<_, _>>()?;
         for (at, size, payload) in payloads {
             let id = table.sha256(at).expect("blobs are named during the scan");
+            let sha1 = table.sha1(at);
             match payload {
                 Payload::Copied(zlib) => {
                     copied += 1;
-                    pack.add_compressed(id, ObjectKind::Blob, size, zlib)?
+                    pack.add_compressed(sha1, id, ObjectKind::Blob, size, zlib)?
                 }
                 Payload::Deflated(zlib) => {
-                    pack.add_compressed(id, ObjectKind::Blob, size, &zlib)?
+                    pack.add_compressed(sha1, id, ObjectKind::Blob, size, &zlib)?
                 }
             };
         }
         progress.advance(chunk.len() as u64);
+        pack.checkpoint()?;
     }
     progress.finish();
     Ok(copied)

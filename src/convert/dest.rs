@@ -4,7 +4,8 @@
 //! git recognises a directory as a repository by its `HEAD`, `objects/` and
 //! `refs/`; the object format comes from `config`. So `HEAD` and then
 //! `config` are written at the very end, after every pack and ref is in
-//! place: an interrupted conversion leaves a directory git does not open.
+//! place: an interrupted first conversion leaves a directory git does not
+//! open. Later runs (resume, incremental update) reuse DEST as it is.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
@@ -23,30 +24,21 @@ const CONFIG: &str = "[core]\n\trepositoryformatversion = 1\n\tfilemode = true\n
 /// A destination being written; holds the lock until dropped.
 pub struct Dest {
     pub path: PathBuf,
-    lock: PathBuf,
+    /// `rehash/convert.lock`, flock-ed: the kernel releases the lock when
+    /// the process dies, however it dies, so a killed run never blocks the
+    /// next one.
+    _lock: File,
 }
 
 impl Dest {
     /// Creates DEST (which must not exist, or be an empty directory) and its
-    /// skeleton, and takes the lock. With `force`, an earlier unfinished
-    /// git-rehash output at DEST is removed first.
-    pub fn create(path: &Path, force: bool) -> Result<Self, ConvertError> {
-        if path.exists() {
-            let empty = fs::read_dir(path)
-                .map_err(|e| ConvertError::io(path, e))?
-                .next()
-                .is_none();
-            if !empty {
-                let ours = rehash_dir(path).is_dir();
-                if force && ours {
-                    fs::remove_dir_all(path).map_err(|e| ConvertError::io(path, e))?;
-                } else {
-                    return Err(ConvertError::DestExists {
-                        path: path.to_path_buf(),
-                        ours,
-                    });
-                }
-            }
+    /// skeleton, and takes the lock.
+    pub fn create(path: &Path) -> Result<Self, ConvertError> {
+        if path.exists() && !is_empty_dir(path)? {
+            return Err(ConvertError::DestExists {
+                path: path.to_path_buf(),
+                ours: rehash_dir(path).is_dir(),
+            });
         }
         for dir in [
             "objects/pack",
@@ -58,28 +50,38 @@ impl Dest {
             let d = path.join(dir);
             fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
         }
+        Self::open(path)
+    }
+
+    /// Takes the lock of an existing DEST made by git-rehash.
+    pub fn open(path: &Path) -> Result<Self, ConvertError> {
         let path = fs::canonicalize(path).map_err(|e| ConvertError::io(path, e))?;
         let lock = rehash_dir(&path).join("convert.lock");
         let mut f = OpenOptions::new()
+            .read(true)
             .write(true)
-            .create_new(true)
+            .create(true)
+            .truncate(false)
             .open(&lock)
-            .map_err(|e| {
-                if e.kind() == std::io::ErrorKind::AlreadyExists {
-                    ConvertError::Locked { lock: lock.clone() }
-                } else {
-                    ConvertError::io(&lock, e)
-                }
-            })?;
+            .map_err(|e| ConvertError::io(&lock, e))?;
+        match f.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                return Err(ConvertError::Locked { lock: lock.clone() });
+            }
+            Err(fs::TryLockError::Error(e)) => return Err(ConvertError::io(&lock, e)),
+        }
+        f.set_len(0).map_err(|e| ConvertError::io(&lock, e))?;
         writeln!(f, "{}", std::process::id()).map_err(|e| ConvertError::io(&lock, e))?;
-        Ok(Dest { path, lock })
+        Ok(Dest { path, _lock: f })
     }
 
     pub fn pack_dir(&self) -> PathBuf {
         self.path.join("objects").join("pack")
     }
 
-    /// Writes `HEAD`, then `config`: the moment DEST becomes a repository.
+    /// Writes `HEAD`, then `config`: the moment DEST becomes a repository
+    /// (on a later run, both are rewritten, `HEAD` possibly changed).
     pub fn publish(&self, head: &[u8]) -> Result<(), ConvertError> {
         sync_tree(&self.path)?;
         write_atomically(&self.path.join("HEAD"), head)?;
@@ -88,11 +90,12 @@ impl Dest {
     }
 }
 
-impl Drop for Dest {
-    fn drop(&mut self) {
-        // Best effort: a stale lock only blocks a later run, which names it.
-        let _ = fs::remove_file(&self.lock);
-    }
+/// Whether `path` is a directory with nothing in it.
+pub fn is_empty_dir(path: &Path) -> Result<bool, ConvertError> {
+    Ok(fs::read_dir(path)
+        .map_err(|e| ConvertError::io(path, e))?
+        .next()
+        .is_none())
 }
 
 /// temp file + fsync + rename, so a reader sees the old or the new content.

@@ -86,6 +86,16 @@ pub enum ConvertError {
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]
     Map(#[from] crate::idmap::IdMapError),
+    #[error("interrupted")]
+    Interrupted,
+    #[error(
+        "destination {path} {reason}; refusing to mix states. Run with --force to delete it and start over"
+    )]
+    DestMismatch { path: PathBuf, reason: String },
+    #[error(
+        "destination {path} is damaged: {reason}. Run with --force to delete it and start over"
+    )]
+    DestDamaged { path: PathBuf, reason: String },
 }
 
 impl ConvertError {
@@ -100,7 +110,7 @@ impl ConvertError {
 fn dest_exists_message(path: &Path, ours: bool) -> String {
     if ours {
         format!(
-            "destination {} holds an unfinished git-rehash conversion; run again with --force to start over",
+            "destination {} holds git-rehash files but no map database this version can resume from; run again with --force to start over",
             path.display()
         )
     } else {

@@ -3,7 +3,8 @@
 //!
 //! Each wave is cut into chunks; a chunk is read, translated, hashed and
 //! deflated in parallel, then appended to the pack in a fixed order, so the
-//! output does not depend on the thread count.
+//! output does not depend on the thread count. The output is segmented
+//! (`journal.rs`): a chunk boundary is where Ctrl-C stops a run.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -13,12 +14,12 @@ use rayon::prelude::*;
 use super::ConvertError;
 use super::deflate::deflate;
 use super::inventory::Inventory;
+use super::journal::SegmentWriter;
 use super::progress::Progress;
 use super::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId, sha256_object_id};
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
-use crate::pack::write::PackWriter;
 use crate::translate::{TranslateOptions, translate_object};
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
@@ -55,7 +56,7 @@ pub fn map_pass(
     waves: &[Vec<u32>],
     opts: TranslateOptions,
     level: u32,
-    pack: &mut PackWriter,
+    pack: &mut SegmentWriter<'_>,
     progress: &dyn Progress,
 ) -> Result<MapOutcome, ConvertError> {
     let total: usize = waves.iter().map(Vec::len).sum();
@@ -70,13 +71,15 @@ pub fn map_pass(
                 .collect::<Result<_, _>>()?;
             for t in done {
                 table.set_sha256(t.at, t.sha256);
-                pack.add_compressed(ObjectId::Sha256(t.sha256), t.kind, t.size, &t.zlib)?;
+                let sha1 = table.sha1(t.at);
+                pack.add_compressed(sha1, ObjectId::Sha256(t.sha256), t.kind, t.size, &t.zlib)?;
                 for name in t.unknown_headers {
                     *outcome.unknown_headers.entry(name).or_default() += 1;
                 }
             }
             outcome.translated += chunk.len() as u64;
             progress.advance(chunk.len() as u64);
+            pack.checkpoint()?;
         }
     }
     progress.finish();

@@ -1,9 +1,14 @@
 //! The orchestration of a conversion: source checks, inventory, scan,
-//! dependency order, map pass, blob pass, refs, map database, publish.
+//! dependency order, blob pass, map pass, refs, publish.
 //!
-//! Everything that can refuse the input (missing objects, collisions,
-//! unmapped gitlinks, unsupported layouts) is checked before DEST is
-//! created, so a refusal leaves nothing behind.
+//! A run is resumable and incremental: the map database in DEST is the
+//! checkpoint (`journal.rs`). Objects with a map row are stored in a
+//! finished pack of DEST and are skipped; everything else is converted and
+//! written as additional packs; refs are brought in line with SOURCE.
+//!
+//! On a first run, everything that can refuse the input (missing objects,
+//! collisions, unmapped gitlinks, unsupported layouts) is checked before
+//! DEST is created, so a refusal leaves nothing behind.
 
 mod blob_pass;
 mod deflate;
@@ -11,8 +16,12 @@ mod dest;
 mod error;
 mod gitlinks;
 mod inventory;
+mod journal;
 mod map_pass;
 mod progress;
+mod resume;
+mod resume_hooks;
+mod resume_refs;
 mod scan;
 mod schedule;
 mod source;
@@ -20,20 +29,23 @@ mod table;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 pub use dest::rehash_dir;
 pub use error::{ConvertError, role_name};
 pub use progress::{NoProgress, Progress};
+pub use resume::JOURNAL_FORMAT;
 pub use scan::{MissingReference, UnmappedGitlink};
 pub use source::SourceRepo;
 
 use crate::hash::HashKind;
-use crate::idmap::{IdMap, MapRow, map_path};
+use crate::idmap::{IdMap, map_path};
 use crate::object::ObjectKind;
-use crate::pack::write::PackWriter;
 use crate::refs;
 use crate::translate::TranslateOptions;
+use resume_hooks::{Checkpoints, phase};
 
 /// What to convert and how.
 #[derive(Debug, Clone)]
@@ -42,12 +54,15 @@ pub struct ConvertOptions {
     pub dest: PathBuf,
     /// Refuse commit header fields git 2.47 does not know, as git does.
     pub strict_headers: bool,
-    /// Remove an unfinished earlier conversion at DEST first.
+    /// Delete an existing git-rehash DEST first and start over.
     pub force: bool,
     /// zlib level for newly compressed data.
     pub compression: u32,
     /// Worker threads; `None` = all cores.
     pub jobs: Option<usize>,
+    /// Set (by a Ctrl-C handler) to stop at the next checkpoint with
+    /// [`ConvertError::Interrupted`].
+    pub interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl ConvertOptions {
@@ -59,6 +74,7 @@ impl ConvertOptions {
             force: false,
             compression: 6,
             jobs: None,
+            interrupt: None,
         }
     }
 }
@@ -68,19 +84,32 @@ impl ConvertOptions {
 pub struct ConvertOutcome {
     pub dest: PathBuf,
     pub map_path: PathBuf,
+    /// Objects converted by this run, by type.
     pub objects_by_kind: BTreeMap<ObjectKind, u64>,
+    /// Objects SOURCE stores.
+    pub objects_listed: u64,
+    /// Objects SOURCE stores that already had map rows (earlier runs).
+    pub objects_known: u64,
+    /// Objects this run decoded and converted (those without a row).
     pub objects_read: u64,
     pub bytes_inflated: u64,
+    /// Packs this run added to DEST, and their total size.
+    pub packs_written: u32,
     pub pack_size: u64,
     pub blobs_copied_compressed: u64,
     pub unknown_headers: BTreeMap<String, u64>,
     pub refs_written: usize,
+    /// Loose ref files removed because SOURCE no longer has them.
+    pub refs_deleted: usize,
     pub reflog_entries_dropped: usize,
     pub pseudo_refs_dropped: Vec<String>,
+    /// Whether DEST held an earlier run's work (resumed or updated).
+    pub continued: bool,
     pub elapsed: Duration,
 }
 
-/// Converts `opts.source` into a new SHA-256 repository at `opts.dest`.
+/// Converts `opts.source` into a SHA-256 repository at `opts.dest`, or
+/// continues / updates the conversion already there.
 pub fn convert(
     opts: &ConvertOptions,
     progress: &dyn Progress,
@@ -100,6 +129,7 @@ fn convert_in_pool(
     progress: &dyn Progress,
 ) -> Result<ConvertOutcome, ConvertError> {
     let started = Instant::now();
+    let hooks = Checkpoints::new(opts.interrupt.clone());
     let source = SourceRepo::open(&opts.source)?;
     if let Some(operation) = refs::in_progress_operation(&source.git_dir) {
         return Err(ConvertError::InProgress {
@@ -108,15 +138,30 @@ fn convert_in_pool(
         });
     }
     check_dest_outside_source(&opts.dest, &source.git_dir, &opts.source)?;
+    let existing = resume::open_existing(opts, &source)?;
+    hooks.kill_point(phase::START);
 
     // Refs first: objects they name were already stored when they were
     // written, so a push racing with us cannot leave a ref without its objects.
     let source_refs = refs::read_source_refs(&source.git_dir, HashKind::Sha1)?;
+    progress.start("counting objects", None);
     let (inventory, mut table) = inventory::Inventory::open(&source)?;
+    progress.finish();
+    let mut outcome = ConvertOutcome {
+        objects_listed: table.len() as u64,
+        continued: existing.is_some(),
+        ..Default::default()
+    };
+    if let Some(existing) = &existing {
+        progress.start("loading map", None);
+        resume::load_map(&existing.map, &mut table)?;
+        progress.finish();
+        outcome.objects_known = table.indices().filter(|&i| table.is_mapped(i)).count() as u64;
+    }
     let topts = TranslateOptions {
         strict_headers: opts.strict_headers,
     };
-    let mut scanned = scan::scan(&inventory, &mut table, topts, progress)?;
+    let mut scanned = scan::scan(&inventory, &mut table, topts, &hooks, progress)?;
     if !scanned.missing.is_empty() {
         return Err(ConvertError::MissingObjects(scanned.missing));
     }
@@ -133,57 +178,78 @@ fn convert_in_pool(
         }
     }
     let waves = schedule::waves(&table, &mut scanned.edges)?;
+    outcome.objects_read = scanned.objects_scanned;
+    outcome.bytes_inflated = scanned.bytes_inflated;
 
-    let dest = dest::Dest::create(&opts.dest, opts.force)?;
-    let mut outcome = ConvertOutcome {
-        dest: dest.path.clone(),
-        map_path: map_path(&dest.path),
-        objects_read: table.len() as u64,
-        bytes_inflated: scanned.bytes_inflated,
-        ..Default::default()
+    let (dest, mut map) = match existing {
+        Some(existing) => (existing.dest, existing.map),
+        None => {
+            let dest = dest::Dest::create(&opts.dest)?;
+            let map = IdMap::open_rw(&map_path(&dest.path))?;
+            resume::write_meta(&map, opts, &source)?;
+            (dest, map)
+        }
     };
-    if !table.is_empty() {
-        let count = u32::try_from(table.len()).map_err(|_| {
-            ConvertError::io(
-                &opts.source,
-                std::io::Error::other("more than 2^32 objects"),
-            )
-        })?;
-        let mut pack = PackWriter::create(&dest.pack_dir(), HashKind::Sha256, count)?;
+    outcome.dest = dest.path.clone();
+    outcome.map_path = map_path(&dest.path);
+    resume::clean_leftovers(&dest, &map)?;
+    map.set_meta("state", "converting")?;
+
+    let new_blobs = table
+        .indices()
+        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
+        .count() as u64;
+    let to_write = new_blobs + waves.iter().map(|w| w.len() as u64).sum::<u64>();
+    let run = map.begin_run(table.len() as u64, to_write)?;
+    {
+        let mut segments =
+            journal::SegmentWriter::new(dest.pack_dir(), &mut map, run, &hooks, to_write);
+        // Blobs first: every tree may name them, and a map row is committed
+        // only after the rows of everything it references.
+        outcome.blobs_copied_compressed = blob_pass::blob_pass(
+            &inventory,
+            &table,
+            opts.compression,
+            &mut segments,
+            progress,
+        )?;
         let mapped = map_pass::map_pass(
             &inventory,
             &mut table,
             &waves,
             topts,
             opts.compression,
-            &mut pack,
+            &mut segments,
             progress,
         )?;
         outcome.unknown_headers = mapped.unknown_headers;
-        outcome.blobs_copied_compressed =
-            blob_pass::blob_pass(&inventory, &table, opts.compression, &mut pack, progress)?;
-        progress.start("finishing pack", None);
-        let written = pack.finish()?;
-        progress.finish();
-        outcome.pack_size = written.pack_size;
+        let written = segments.finish()?;
+        outcome.packs_written = written.packs;
+        outcome.pack_size = written.bytes;
     }
 
     progress.start("writing refs", None);
+    hooks.check_interrupt()?;
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
     let refs_done =
         refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper)?;
+    hooks.kill_point(phase::REFS);
+    outcome.refs_deleted = resume_refs::prune_stale_refs(&dest.path, &refs_done.files)?;
     progress.finish();
     outcome.refs_written = refs_done.refs_written;
     outcome.reflog_entries_dropped = refs_done.reflog_entries_dropped;
     outcome.pseudo_refs_dropped = refs_done.pseudo_refs_dropped.clone();
 
-    progress.start("writing map database", Some(table.len() as u64));
-    write_map(&outcome.map_path, &table, &source, opts)?;
+    progress.start("indexing map", None);
+    map.finish_load()?;
+    map.set_meta("state", "complete")?;
+    map.finish_run(run)?;
     progress.finish();
-    for i in table.indices() {
+    for i in table.indices().filter(|&i| !table.is_mapped(i)) {
         let kind = table.kind(i).expect("every object was scanned");
         *outcome.objects_by_kind.entry(kind).or_default() += 1;
     }
+    hooks.kill_point(phase::PUBLISH);
     dest.publish(&refs_done.head)?;
     outcome.elapsed = started.elapsed();
     Ok(outcome)
@@ -209,33 +275,6 @@ fn required_ref_targets(refs: &refs::SourceRefs) -> Vec<(String, crate::hash::Ob
         out.push(("HEAD".to_string(), id));
     }
     out
-}
-
-fn write_map(
-    path: &Path,
-    table: &table::ObjectTable,
-    source: &SourceRepo,
-    opts: &ConvertOptions,
-) -> Result<(), ConvertError> {
-    let mut map = IdMap::open_rw(path)?;
-    map.load(table.indices().map(|i| {
-        MapRow {
-            sha1: table.sha1(i),
-            sha256: table
-                .sha256(i)
-                .expect("every object is named before the map is written"),
-            kind: table.kind(i).expect("every object was scanned"),
-        }
-    }))?;
-    map.finish_load()?;
-    map.set_meta("source", &source.git_dir.display().to_string())?;
-    map.set_meta("tool", concat!("git-rehash ", env!("CARGO_PKG_VERSION")))?;
-    map.set_meta(
-        "strict_headers",
-        if opts.strict_headers { "true" } else { "false" },
-    )?;
-    map.set_meta("state", "complete")?;
-    Ok(())
 }
 
 /// Writing DEST inside SOURCE's git directory or work tree would change the

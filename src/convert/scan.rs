@@ -2,7 +2,13 @@
 //! collision detection, name blobs in SHA-256 right away (their bytes do not
 //! change), and record what each tree, commit and tag references so the map
 //! pass can translate them in dependency order.
+//!
+//! Objects an earlier run converted (they have map rows) are not decoded
+//! at all when few of a pack's objects are new: the new ones are read one
+//! by one. A pack with many new objects is traversed whole (each base
+//! inflated once), recording only the new ones.
 
+use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -11,10 +17,12 @@ use rayon::prelude::*;
 use super::ConvertError;
 use super::inventory::Inventory;
 use super::progress::Progress;
+use super::resume_hooks::Checkpoints;
 use super::table::{Location, ObjectTable, well_known_pair};
 use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
 use crate::loose;
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
+use crate::pack::DeltaCache;
 use crate::translate::{TranslateOptions, translate_commit};
 
 /// A reference to an object the source does not have.
@@ -43,7 +51,18 @@ pub struct ScanOutcome {
     pub missing: Vec<MissingReference>,
     pub gitlinks: Vec<UnmappedGitlink>,
     pub bytes_inflated: u64,
+    /// Objects decoded and recorded: those without a map row.
+    pub objects_scanned: u64,
 }
+
+thread_local! {
+    static CACHE: RefCell<DeltaCache> =
+        RefCell::new(DeltaCache::new(super::map_pass::CACHE_BYTES_PER_THREAD));
+}
+
+/// A pack is traversed whole when at least 1/TRAVERSE_FRACTION of its
+/// objects are new; otherwise its new objects are read one by one.
+const TRAVERSE_FRACTION: usize = 4;
 
 /// An object's table index, kind, and SHA-256 name when it is a blob.
 type Named = (u32, ObjectKind, Option<[u8; 32]>);
@@ -55,21 +74,55 @@ struct Sink {
     missing: Mutex<Vec<MissingReference>>,
     gitlinks: Mutex<Vec<UnmappedGitlink>>,
     bytes: AtomicU64,
+    scanned: AtomicU64,
 }
 
-/// Scans every pack and loose object into `table`.
+/// Scans every pack and loose object without a map row into `table`.
 pub fn scan(
     inventory: &Inventory,
     table: &mut ObjectTable,
     opts: TranslateOptions,
+    hooks: &Checkpoints,
     progress: &dyn Progress,
 ) -> Result<ScanOutcome, ConvertError> {
-    progress.start("scanning objects", Some(table.len() as u64));
+    // New objects per pack (the last slot counts loose ones).
+    let mut new_in = vec![Vec::new(); inventory.packs.len() + 1];
+    for i in table.indices().filter(|&i| !table.is_mapped(i)) {
+        match table.location(i) {
+            Location::Packed { pack, .. } => new_in[pack as usize].push(i),
+            Location::Loose => new_in[inventory.packs.len()].push(i),
+        }
+    }
+    let total_new: usize = new_in.iter().map(Vec::len).sum();
+    progress.start("hashing objects", Some(total_new as u64));
     let sink = Sink::default();
     {
         let table_ref: &ObjectTable = table;
         for (pack_no, pack) in inventory.packs.iter().enumerate() {
             let pack_path = &inventory.pack_paths[pack_no];
+            let new = &mut new_in[pack_no];
+            if new.is_empty() {
+                continue;
+            }
+            if new.len() * TRAVERSE_FRACTION < pack.idx.num_objects() as usize {
+                new.sort_unstable_by_key(|&i| table_ref.location(i).offset());
+                new.par_iter()
+                    .try_for_each(|&at| -> Result<(), ConvertError> {
+                        if hooks.interrupted() {
+                            return Err(ConvertError::Interrupted);
+                        }
+                        let mut body = Vec::new();
+                        let kind = CACHE.with_borrow_mut(|cache| {
+                            inventory.read(table_ref, at, cache, &mut body)
+                        })?;
+                        let id = table_ref.sha1(at);
+                        check_name(&id, kind, &body, || pack_path.display().to_string())?;
+                        record(table_ref, &sink, at, kind, &body, opts)?;
+                        progress.advance(1);
+                        Ok(())
+                    })?;
+                continue;
+            }
             let external = |id: &ObjectId| inventory.read_external(table_ref, id);
             let visit = |index: u32,
                          offset: u64,
@@ -89,6 +142,12 @@ pub fn scan(
                 {
                     return Ok(());
                 }
+                if table_ref.is_mapped(at) {
+                    return Ok(());
+                }
+                if hooks.interrupted() {
+                    return Err(ConvertError::Interrupted);
+                }
                 check_name(&expected, kind, body, || pack_path.display().to_string())?;
                 record(table_ref, &sink, at, kind, body, opts)?;
                 progress.advance(1);
@@ -96,13 +155,11 @@ pub fn scan(
             };
             pack.traverse(&external, &visit)?;
         }
-        let loose_ids: Vec<u32> = table_ref
-            .indices()
-            .filter(|&i| table_ref.location(i) == Location::Loose)
-            .collect();
-        loose_ids
-            .par_iter()
-            .try_for_each(|&at| -> Result<(), ConvertError> {
+        new_in[inventory.packs.len()].par_iter().try_for_each(
+            |&at| -> Result<(), ConvertError> {
+                if hooks.interrupted() {
+                    return Err(ConvertError::Interrupted);
+                }
                 let id = table_ref.sha1(at);
                 let (kind, body) = loose::read_loose(&inventory.objects_dir, &id)?;
                 check_name(&id, kind, &body, || {
@@ -113,7 +170,8 @@ pub fn scan(
                 record(table_ref, &sink, at, kind, &body, opts)?;
                 progress.advance(1);
                 Ok(())
-            })?;
+            },
+        )?;
     }
     for (at, kind, sha256) in sink
         .named
@@ -144,6 +202,7 @@ pub fn scan(
             .into_inner()
             .expect("no panics while holding the lock"),
         bytes_inflated: sink.bytes.into_inner(),
+        objects_scanned: sink.scanned.into_inner(),
     })
 }
 
@@ -178,6 +237,7 @@ fn record(
     opts: TranslateOptions,
 ) -> Result<(), ConvertError> {
     sink.bytes.fetch_add(body.len() as u64, Ordering::Relaxed);
+    sink.scanned.fetch_add(1, Ordering::Relaxed);
     let sha256 = (kind == ObjectKind::Blob).then(|| match sha256_object_id(kind, body) {
         ObjectId::Sha256(raw) => raw,
         ObjectId::Sha1(_) => unreachable!("sha256_object_id returns SHA-256 ids"),

@@ -9,13 +9,15 @@ use super::ConvertError;
 use super::table::ObjectTable;
 use crate::object::ObjectKind;
 
-/// The waves, in order; every tree, commit and tag appears exactly once.
+/// The waves, in order; every tree, commit and tag without a map row
+/// appears exactly once.
 pub fn waves(
     table: &ObjectTable,
     edges: &mut Vec<(u32, u32)>,
 ) -> Result<Vec<Vec<u32>>, ConvertError> {
-    // Blobs are named during the scan: they never hold anything up.
-    edges.retain(|&(_, dep)| table.kind(dep) != Some(ObjectKind::Blob));
+    // Blobs are named during the scan and objects converted by an earlier
+    // run are named by the map: neither holds anything up.
+    edges.retain(|&(_, dep)| table.sha256(dep).is_none());
     edges.sort_unstable_by_key(|&(_, dep)| dep);
     edges.dedup();
 
@@ -35,7 +37,7 @@ pub fn waves(
 
     let mut current: Vec<u32> = table
         .indices()
-        .filter(|&i| table.kind(i) != Some(ObjectKind::Blob) && pending[i as usize] == 0)
+        .filter(|&i| needs_translation(table, i) && pending[i as usize] == 0)
         .collect();
     let mut waves = Vec::new();
     let mut placed = 0usize;
@@ -53,11 +55,11 @@ pub fn waves(
         placed += current.len();
         waves.push(std::mem::replace(&mut current, next));
     }
-    let non_blobs = table
+    let to_translate = table
         .indices()
-        .filter(|&i| table.kind(i) != Some(ObjectKind::Blob))
+        .filter(|&i| needs_translation(table, i))
         .count();
-    if placed != non_blobs {
+    if placed != to_translate {
         // Only possible with objects that reference each other in a cycle,
         // which content addressing rules out for honest data.
         let stuck = table
@@ -69,4 +71,9 @@ pub fn waves(
         });
     }
     Ok(waves)
+}
+
+/// Trees, commits and tags not converted by an earlier run.
+fn needs_translation(table: &ObjectTable, i: u32) -> bool {
+    table.kind(i) != Some(ObjectKind::Blob) && !table.is_mapped(i)
 }

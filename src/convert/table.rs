@@ -18,12 +18,25 @@ pub enum Location {
     Loose,
 }
 
+impl Location {
+    /// Sort key for reading in storage order (loose objects last).
+    pub fn offset(self) -> u64 {
+        match self {
+            Location::Packed { offset, .. } => offset,
+            Location::Loose => u64::MAX,
+        }
+    }
+}
+
 /// The table. Index `i` names the same object in every column.
 pub struct ObjectTable {
     sha1: Vec<[u8; 20]>,
     location: Vec<Location>,
     kind: Vec<Option<ObjectKind>>,
     sha256: Vec<Option<[u8; 32]>>,
+    /// Converted by an earlier run: the map has its row, a finished pack
+    /// of DEST stores it. Such objects are neither read nor written again.
+    mapped: Vec<bool>,
     /// `fanout[p]` = first index whose leading `bits` bits are >= p.
     fanout: Vec<u32>,
     bits: u32,
@@ -49,6 +62,7 @@ impl ObjectTable {
         ObjectTable {
             kind: vec![None; n],
             sha256: vec![None; n],
+            mapped: vec![false; n],
             sha1,
             location,
             fanout,
@@ -58,10 +72,6 @@ impl ObjectTable {
 
     pub fn len(&self) -> usize {
         self.sha1.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.sha1.is_empty()
     }
 
     /// The index of a SHA-1 id, if the source has that object.
@@ -103,6 +113,18 @@ impl ObjectTable {
 
     pub fn set_sha256(&mut self, i: u32, id: [u8; 32]) {
         self.sha256[i as usize] = Some(id);
+    }
+
+    /// Records the row an earlier run committed for object `i`.
+    pub fn set_mapped(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32]) {
+        self.kind[i as usize] = Some(kind);
+        self.sha256[i as usize] = Some(sha256);
+        self.mapped[i as usize] = true;
+    }
+
+    /// Whether an earlier run already converted object `i`.
+    pub fn is_mapped(&self, i: u32) -> bool {
+        self.mapped[i as usize]
     }
 
     /// Maps a SHA-1 id to its SHA-256 name, if the object is translated.

@@ -7,7 +7,10 @@
 use rusqlite::Connection;
 
 /// The migrations, in order. Their index + 1 is the user_version they produce.
-pub const MIGRATIONS: &[&str] = &[include_str!("../../migrations/0001_object_map.sql")];
+pub const MIGRATIONS: &[&str] = &[
+    include_str!("../../migrations/0001_object_map.sql"),
+    include_str!("../../migrations/0002_run_journal.sql"),
+];
 
 /// The schema version this build writes and understands.
 pub fn latest_version() -> i64 {

@@ -25,7 +25,7 @@ pub struct MapRow {
 /// An open map database.
 pub struct IdMap {
     pub(super) conn: Connection,
-    path: PathBuf,
+    pub(super) path: PathBuf,
 }
 
 /// Rows per transaction during a bulk load: large enough that commit cost

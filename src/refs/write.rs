@@ -32,6 +32,10 @@ pub struct RefsOutcome {
     pub reflog_entries_dropped: usize,
     /// Pseudo-refs not written because an id they name has no mapping.
     pub pseudo_refs_dropped: Vec<String>,
+    /// Every file written (refs, `packed-refs`, logs, pseudo-refs; not
+    /// `HEAD`), so a caller updating an existing repository can remove the
+    /// ones that are no longer wanted.
+    pub files: Vec<PathBuf>,
 }
 
 /// Translates the snapshot `src` with `map` and writes it into
@@ -113,6 +117,7 @@ pub fn write_translated_refs(
     for (path, bytes) in &files {
         write_atomically(path, bytes)?;
     }
+    outcome.files = files.into_iter().map(|(path, _)| path).collect();
     Ok(outcome)
 }
 

@@ -1,0 +1,161 @@
+//! Segmented output: the objects of a run go into a sequence of packs
+//! ("segments"), each finished (renamed into place, fsynced) and then
+//! journaled in the map database in one transaction with the map rows of
+//! its objects.
+//!
+//! That transaction is the checkpoint. After an interruption at any
+//! instant, DEST holds finished packs whose objects all have rows (plus,
+//! at most, one renamed pack whose rows were not committed and a temporary
+//! pack: the next run deletes both), and the map is closed under
+//! references because objects arrive here in dependency order (blobs, then
+//! the map pass's waves) and segments commit in order. Segments are sized
+//! to a few seconds of work, which bounds what an interruption loses.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use super::ConvertError;
+use super::resume_hooks::{Checkpoints, phase};
+use crate::hash::{HashKind, ObjectId};
+use crate::idmap::{IdMap, MapRow, RunId};
+use crate::object::ObjectKind;
+use crate::pack::write::PackWriter;
+
+/// Work per segment: the most an interruption can lose.
+pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
+/// Bounds on objects per segment, whatever the measured rate.
+const MIN_SEGMENT: u32 = 256;
+const MAX_SEGMENT: u32 = 4 << 20;
+/// Objects in the first segment, before a rate is known.
+const FIRST_SEGMENT: u32 = 4096;
+
+struct OpenSegment {
+    pack: PackWriter,
+    count: u32,
+    rows: Vec<MapRow>,
+    started: Instant,
+}
+
+/// What the segments of a run added up to.
+#[derive(Debug, Default, Clone)]
+pub struct SegmentsOutcome {
+    pub packs: u32,
+    pub objects: u64,
+    pub bytes: u64,
+}
+
+/// Appends objects to the current segment, finishing and journaling each
+/// one when it holds its planned number of objects.
+pub struct SegmentWriter<'a> {
+    dir: PathBuf,
+    map: &'a mut IdMap,
+    run: RunId,
+    hooks: &'a Checkpoints,
+    /// Objects this run still has to write; the last segment holds exactly
+    /// the rest.
+    remaining: u64,
+    target: u32,
+    current: Option<OpenSegment>,
+    pub outcome: SegmentsOutcome,
+}
+
+impl<'a> SegmentWriter<'a> {
+    pub fn new(
+        dir: PathBuf,
+        map: &'a mut IdMap,
+        run: RunId,
+        hooks: &'a Checkpoints,
+        total: u64,
+    ) -> Self {
+        SegmentWriter {
+            dir,
+            map,
+            run,
+            remaining: total,
+            target: hooks.segment_objects.unwrap_or(FIRST_SEGMENT),
+            hooks,
+            current: None,
+            outcome: SegmentsOutcome::default(),
+        }
+    }
+
+    /// Appends a whole object whose zlib stream is ready (see
+    /// [`PackWriter::add_compressed`]) and records its map row.
+    pub fn add_compressed(
+        &mut self,
+        sha1: ObjectId,
+        sha256: ObjectId,
+        kind: ObjectKind,
+        size: u64,
+        zlib: &[u8],
+    ) -> Result<(), ConvertError> {
+        let segment = self.open()?;
+        segment.pack.add_compressed(sha256, kind, size, zlib)?;
+        segment.rows.push(MapRow { sha1, sha256, kind });
+        let full = segment.pack.entries_written() == segment.count;
+        self.remaining -= 1;
+        self.hooks.kill_point(phase::OBJECT);
+        if full {
+            self.finish_segment()?;
+        }
+        Ok(())
+    }
+
+    /// Between chunks: stops at Ctrl-C. Whatever the open segment holds is
+    /// discarded (its temporary pack is removed) and redone by the next run.
+    pub fn checkpoint(&self) -> Result<(), ConvertError> {
+        self.hooks.check_interrupt()
+    }
+
+    /// Ends the run's output; every planned object must have been added.
+    pub fn finish(self) -> Result<SegmentsOutcome, ConvertError> {
+        debug_assert!(self.current.is_none() && self.remaining == 0);
+        Ok(self.outcome)
+    }
+
+    fn open(&mut self) -> Result<&mut OpenSegment, ConvertError> {
+        if self.current.is_none() {
+            let count = u64::from(self.target).min(self.remaining) as u32;
+            let pack = PackWriter::create(&self.dir, HashKind::Sha256, count)?;
+            self.current = Some(OpenSegment {
+                pack,
+                count,
+                rows: Vec::with_capacity(count as usize),
+                started: Instant::now(),
+            });
+        }
+        Ok(self.current.as_mut().expect("opened above"))
+    }
+
+    fn finish_segment(&mut self) -> Result<(), ConvertError> {
+        let mut segment = self.current.take().expect("a segment is open");
+        let written = segment.pack.finish()?;
+        self.hooks.kill_point(phase::PACK_RENAMED);
+        let stem = written
+            .pack_path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("pack names are ASCII")
+            .to_string();
+        let hooks = self.hooks;
+        self.map.commit_segment(
+            self.run,
+            &stem,
+            &mut segment.rows,
+            written.pack_size,
+            &|| hooks.kill_point(phase::IN_COMMIT),
+        )?;
+        self.hooks.kill_point(phase::COMMITTED);
+        self.outcome.packs += 1;
+        self.outcome.objects += u64::from(written.num_objects);
+        self.outcome.bytes += written.pack_size;
+        if self.hooks.segment_objects.is_none() {
+            // Aim the next segment at SEGMENT_TIME at the rate just seen.
+            let secs = segment.started.elapsed().as_secs_f64().max(1e-3);
+            let rate = f64::from(segment.count) / secs;
+            self.target = ((rate * SEGMENT_TIME.as_secs_f64()) as u64)
+                .clamp(MIN_SEGMENT.into(), MAX_SEGMENT.into()) as u32;
+        }
+        Ok(())
+    }
+}

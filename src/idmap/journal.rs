@@ -1,0 +1,158 @@
+//! The run journal: one row per conversion run and one per finished output
+//! pack ("segment"), committed together with the map rows of the objects in
+//! that pack (migration 0002).
+//!
+//! This is the checkpoint of a conversion: a row in `objects` exists only
+//! for an object stored in a pack named by `segments`, so a resumed or
+//! incremental run converts exactly the objects without a row.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{IdMap, IdMapError, MapRow};
+
+/// A run's row id in the `runs` table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunId(pub i64);
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+impl IdMap {
+    /// Records the start of a run: how many objects SOURCE listed and how
+    /// many of them had no row.
+    pub fn begin_run(&mut self, listed: u64, new_objects: u64) -> Result<RunId, IdMapError> {
+        self.conn
+            .execute(
+                "INSERT INTO runs (started, listed, new_objects) VALUES (?1, ?2, ?3)",
+                params![now(), listed as i64, new_objects as i64],
+            )
+            .map_err(|e| self.sql(e))?;
+        Ok(RunId(self.conn.last_insert_rowid()))
+    }
+
+    pub fn finish_run(&mut self, run: RunId) -> Result<(), IdMapError> {
+        self.conn
+            .execute(
+                "UPDATE runs SET finished = ?1 WHERE id = ?2",
+                params![now(), run.0],
+            )
+            .map(|_| ())
+            .map_err(|e| self.sql(e))
+    }
+
+    /// In one transaction: the segment row of the finished pack `pack` (file
+    /// stem) and the map rows of every object in it. Call only once the pack
+    /// is renamed into place and durable. `rows` is sorted by SHA-1 here
+    /// (the clustered key). `before_commit` runs inside the transaction,
+    /// just before it commits (a test hook).
+    pub fn commit_segment(
+        &mut self,
+        run: RunId,
+        pack: &str,
+        rows: &mut [MapRow],
+        bytes: u64,
+        before_commit: &dyn Fn(),
+    ) -> Result<(), IdMapError> {
+        rows.sort_unstable_by_key(|r| r.sha1);
+        let path = self.path.clone();
+        let sql = |source| IdMapError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        {
+            let seq: i64 = tx
+                .query_row("SELECT coalesce(max(seq), 0) + 1 FROM segments", [], |r| {
+                    r.get(0)
+                })
+                .map_err(sql)?;
+            tx.execute(
+                "INSERT OR REPLACE INTO segments (pack, run, seq, objects, bytes) \
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![pack, run.0, seq, rows.len() as i64, bytes as i64],
+            )
+            .map_err(sql)?;
+            let mut stmt = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO objects (sha1, sha256, type) VALUES (?1, ?2, ?3)",
+                )
+                .map_err(sql)?;
+            for row in rows.iter() {
+                stmt.execute(params![
+                    row.sha1.as_bytes(),
+                    row.sha256.as_bytes(),
+                    row.kind.pack_code()
+                ])
+                .map_err(sql)?;
+            }
+        }
+        before_commit();
+        tx.commit().map_err(sql)
+    }
+
+    /// The file stems of every committed segment, in commit order.
+    pub fn segment_packs(&self) -> Result<Vec<String>, IdMapError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT pack FROM segments ORDER BY seq")
+            .map_err(|e| self.sql(e))?;
+        let names: Vec<String> = stmt
+            .query_map([], |r| r.get::<_, String>(0))
+            .map_err(|e| self.sql(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.sql(e))?;
+        Ok(names)
+    }
+
+    /// The id of the last run that finished, if any.
+    pub fn last_finished_run(&self) -> Result<Option<i64>, IdMapError> {
+        self.conn
+            .query_row(
+                "SELECT max(id) FROM runs WHERE finished IS NOT NULL",
+                [],
+                |r| r.get::<_, Option<i64>>(0),
+            )
+            .optional()
+            .map(Option::flatten)
+            .map_err(|e| self.sql(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::{sha1_object_id, sha256_object_id};
+    use crate::object::ObjectKind;
+
+    fn row(n: u32) -> MapRow {
+        let body = n.to_string();
+        MapRow {
+            sha1: sha1_object_id(ObjectKind::Blob, body.as_bytes()).unwrap(),
+            sha256: sha256_object_id(ObjectKind::Blob, body.as_bytes()),
+            kind: ObjectKind::Blob,
+        }
+    }
+
+    #[test]
+    fn segments_commit_with_their_rows() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.sqlite");
+        let mut map = IdMap::open_rw(&path).unwrap();
+        let run = map.begin_run(10, 10).unwrap();
+        let mut first: Vec<MapRow> = (0..5).map(row).collect();
+        let mut second: Vec<MapRow> = (5..10).map(row).collect();
+        map.commit_segment(run, "pack-b", &mut first, 100, &|| {})
+            .unwrap();
+        map.commit_segment(run, "pack-a", &mut second, 100, &|| {})
+            .unwrap();
+        assert_eq!(map.count().unwrap(), 10);
+        assert_eq!(map.segment_packs().unwrap(), ["pack-b", "pack-a"]);
+        assert_eq!(map.last_finished_run().unwrap(), None);
+        map.finish_run(run).unwrap();
+        assert_eq!(map.last_finished_run().unwrap(), Some(run.0));
+    }
+}
