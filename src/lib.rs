@@ -9,6 +9,7 @@
 //! - [`refs`]: refs, packed-refs, HEAD, reflogs: read and translate.
 //! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
 //! - [`convert`]: the orchestration of a whole conversion.
+//! - [`verify`]: an independent check of a finished conversion.
 
 pub mod cli;
 pub mod convert;
@@ -20,3 +21,4 @@ pub mod object;
 pub mod pack;
 pub mod refs;
 pub mod translate;
+pub mod verify;

@@ -4,6 +4,7 @@
 mod convert_cmd;
 mod map_cmd;
 mod progress_bars;
+mod verify_cmd;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -24,6 +25,9 @@ enum Command {
     Convert(convert_cmd::ConvertArgs),
     /// Query or export the SHA-1 <-> SHA-256 map of a converted repository.
     Map(map_cmd::MapArgs),
+    /// Check a conversion: object names, the map (by translating back to
+    /// SHA-1), and refs (against SOURCE when given).
+    Verify(verify_cmd::VerifyArgs),
 }
 
 /// Runs the command line; every error ends here, printed as a chain.
@@ -39,6 +43,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Convert(args) => convert_cmd::run(args),
         Command::Map(args) => map_cmd::run(args),
+        Command::Verify(args) => verify_cmd::run(args),
     };
     match result {
         Ok(code) => code,
