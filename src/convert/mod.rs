@@ -6,10 +6,13 @@
 //! created, so a refusal leaves nothing behind.
 
 mod blob_pass;
+mod compat_map;
 mod deflate;
 mod dest;
 mod error;
+mod external_map;
 mod gitlinks;
+mod interop;
 mod inventory;
 mod map_pass;
 mod progress;
@@ -24,6 +27,8 @@ use std::time::{Duration, Instant};
 
 pub use dest::rehash_dir;
 pub use error::{ConvertError, role_name};
+pub use external_map::surrogate_for;
+pub use interop::{InteropOutcome, UnmappedGitlinks, gitlinks_path};
 pub use progress::{NoProgress, Progress};
 pub use scan::{MissingReference, UnmappedGitlink};
 pub use source::SourceRepo;
@@ -48,6 +53,12 @@ pub struct ConvertOptions {
     pub compression: u32,
     /// Worker threads; `None` = all cores.
     pub jobs: Option<usize>,
+    // --- interop (issue 8) ---
+    /// Write `objects/loose-object-idx` and `compatObjectFormat = sha1`.
+    pub git_compat_map: bool,
+    /// Map databases or `<sha1> <sha256>` files naming gitlink targets.
+    pub submodule_maps: Vec<PathBuf>,
+    pub unmapped_gitlinks: UnmappedGitlinks,
 }
 
 impl ConvertOptions {
@@ -59,6 +70,9 @@ impl ConvertOptions {
             force: false,
             compression: 6,
             jobs: None,
+            git_compat_map: false,
+            submodule_maps: Vec::new(),
+            unmapped_gitlinks: UnmappedGitlinks::Refuse,
         }
     }
 }
@@ -77,6 +91,7 @@ pub struct ConvertOutcome {
     pub refs_written: usize,
     pub reflog_entries_dropped: usize,
     pub pseudo_refs_dropped: Vec<String>,
+    pub interop: InteropOutcome,
     pub elapsed: Duration,
 }
 
@@ -120,6 +135,7 @@ fn convert_in_pool(
     if !scanned.missing.is_empty() {
         return Err(ConvertError::MissingObjects(scanned.missing));
     }
+    let gitlink_targets = interop::resolve_gitlinks(opts, &mut table, &mut scanned.gitlinks)?;
     if !scanned.gitlinks.is_empty() {
         return Err(gitlinks::unmapped_gitlinks_error(
             &inventory,
@@ -184,7 +200,14 @@ fn convert_in_pool(
         let kind = table.kind(i).expect("every object was scanned");
         *outcome.objects_by_kind.entry(kind).or_default() += 1;
     }
-    dest.publish(&refs_done.head)?;
+    let config = interop::before_publish(
+        opts,
+        &dest.path,
+        &table,
+        &gitlink_targets,
+        &mut outcome.interop,
+    )?;
+    dest.publish(&refs_done.head, &config)?;
     outcome.elapsed = started.elapsed();
     Ok(outcome)
 }
