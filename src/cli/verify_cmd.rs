@@ -64,6 +64,12 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             );
         }
     }
+    if report.surrogate_gitlinks > 0 {
+        println!(
+            "warning: {} gitlink(s) carry SURROGATE names (converted with --unmapped-gitlinks=placeholder); see DEST/rehash/gitlinks.txt",
+            report.surrogate_gitlinks
+        );
+    }
     let kinds: Vec<String> = report
         .objects
         .iter()

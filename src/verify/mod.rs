@@ -80,6 +80,9 @@ pub struct VerifyReport {
     /// Objects whose inverse translation is not exact: `true` when SOURCE
     /// confirmed them, `false` when they could not be checked (no SOURCE).
     pub irreversible: Vec<(ObjectId, bool)>,
+    /// Gitlink targets that carry a surrogate name
+    /// (`--unmapped-gitlinks=placeholder`): lossy, but not a mismatch.
+    pub surrogate_gitlinks: u64,
     pub elapsed: Duration,
 }
 
@@ -120,7 +123,8 @@ fn verify_in_pool(
     }
     progress.start("reading map", None);
     let mut index = MapIndex::load(&map_file)?;
-    index.set_gitlinks(read_gitlink_pairs(dest)?);
+    let (gitlink_pairs, surrogate_gitlinks) = read_gitlink_pairs(dest)?;
+    index.set_gitlinks(gitlink_pairs);
     progress.finish();
 
     let source = opts
@@ -191,20 +195,23 @@ fn verify_in_pool(
         problems,
         problem_count,
         irreversible,
+        surrogate_gitlinks,
         elapsed: started.elapsed(),
     })
 }
 
 /// Gitlink pairs recorded next to the map (`rehash/gitlinks.txt`, written
-/// when submodule maps or surrogates were used): `<sha1> <sha256> ...` lines.
-fn read_gitlink_pairs(dest: &Path) -> Result<Vec<GitlinkPair>, VerifyError> {
+/// when submodule maps or surrogates were used): `<sha1> <sha256> <origin>`
+/// lines. Also returns how many are surrogates.
+fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyError> {
     let path = crate::convert::rehash_dir(dest).join("gitlinks.txt");
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(VerifyError::io(&path, e)),
     };
     let mut pairs = Vec::new();
+    let mut surrogates = 0;
     for (n, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
@@ -218,6 +225,9 @@ fn read_gitlink_pairs(dest: &Path) -> Result<Vec<GitlinkPair>, VerifyError> {
                     .next()
                     .and_then(|h| ObjectId::from_hex(HashKind::Sha256, h.as_bytes())),
             );
+        if fields.next() == Some("surrogate") {
+            surrogates += 1;
+        }
         match parsed {
             Some((ObjectId::Sha1(s1), ObjectId::Sha256(s256))) => pairs.push((s256, s1)),
             _ => {
@@ -228,5 +238,5 @@ fn read_gitlink_pairs(dest: &Path) -> Result<Vec<GitlinkPair>, VerifyError> {
             }
         }
     }
-    Ok(pairs)
+    Ok((pairs, surrogates))
 }
