@@ -10,6 +10,7 @@
 //! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
 //! - [`convert`]: the orchestration of a whole conversion.
 //! - [`textmap`]: rewriting SHA-1 names quoted in free text (no SQLite).
+//! - [`verify`]: an independent check of a finished conversion.
 
 pub mod cli;
 pub mod convert;
@@ -22,3 +23,4 @@ pub mod pack;
 pub mod refs;
 pub mod textmap;
 pub mod translate;
+pub mod verify;

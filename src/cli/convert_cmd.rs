@@ -8,7 +8,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use clap::Args;
 
 use super::progress_bars::Bars;
-use crate::convert::{ConvertError, ConvertOptions, NoProgress, Progress, convert};
+use crate::convert::{
+    ConvertError, ConvertOptions, NoProgress, Progress, UnmappedGitlinks, convert,
+};
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
@@ -31,6 +33,18 @@ pub struct ConvertArgs {
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
+    /// Also write git's own compat map (objects/loose-object-idx) and set
+    /// extensions.compatObjectFormat = sha1 (experimental in git 2.47).
+    #[arg(long)]
+    git_compat_map: bool,
+    /// Name gitlink targets through this map: a submodule's
+    /// rehash/map.sqlite or a file of "<sha1> <sha256>" lines. Repeatable.
+    #[arg(long, value_name = "FILE")]
+    submodule_map: Vec<PathBuf>,
+    /// What to do with gitlinks no map knows: refuse (default), or
+    /// placeholder (lossy: deterministic surrogate names, recorded as such).
+    #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = ["refuse", "placeholder"])]
+    unmapped_gitlinks: String,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -42,6 +56,13 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         force: args.force,
         compression: args.compression,
         jobs: args.jobs,
+        git_compat_map: args.git_compat_map,
+        submodule_maps: args.submodule_map.clone(),
+        unmapped_gitlinks: if args.unmapped_gitlinks == "placeholder" {
+            UnmappedGitlinks::Placeholder
+        } else {
+            UnmappedGitlinks::Refuse
+        },
         ..ConvertOptions::new(&args.source, &args.dest)
     };
     let interrupt = Arc::new(AtomicBool::new(false));
@@ -107,6 +128,25 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         }
         for name in &outcome.pseudo_refs_dropped {
             eprintln!("note: dropped {name}: it names an object that is not in the repository");
+        }
+        let interop = &outcome.interop;
+        if interop.gitlinks_mapped > 0 {
+            eprintln!(
+                "note: {} submodule commit(s) named through submodule maps",
+                interop.gitlinks_mapped
+            );
+        }
+        if interop.gitlink_surrogates > 0 {
+            eprintln!(
+                "warning: {} submodule commit(s) got SURROGATE names (--unmapped-gitlinks=placeholder); they are listed in {}",
+                interop.gitlink_surrogates,
+                crate::convert::gitlinks_path(&outcome.dest).display()
+            );
+        }
+        if let Some(n) = interop.compat_map_pairs {
+            eprintln!(
+                "git compat map: {n} pairs in objects/loose-object-idx, compatObjectFormat = sha1"
+            );
         }
         eprintln!("map: {}", outcome.map_path.display());
     }

@@ -5,6 +5,7 @@ mod convert_cmd;
 mod map_cmd;
 mod progress_bars;
 mod translate_text_cmd;
+mod verify_cmd;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -27,6 +28,9 @@ enum Command {
     Map(map_cmd::MapArgs),
     /// Rewrite the SHA-1 commit and tag names in a text (stdin to stdout).
     TranslateText(translate_text_cmd::TranslateTextArgs),
+    /// Check a conversion: object names, the map (by translating back to
+    /// SHA-1), and refs (against SOURCE when given).
+    Verify(verify_cmd::VerifyArgs),
 }
 
 /// Runs the command line; every error ends here, printed as a chain.
@@ -43,6 +47,7 @@ pub fn main() -> ExitCode {
         Command::Convert(args) => convert_cmd::run(args),
         Command::Map(args) => map_cmd::run(args),
         Command::TranslateText(args) => translate_text_cmd::run(args),
+        Command::Verify(args) => verify_cmd::run(args),
     };
     match result {
         Ok(code) => code,

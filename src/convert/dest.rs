@@ -19,7 +19,7 @@ pub fn rehash_dir(dest: &Path) -> PathBuf {
 }
 
 /// The repository config that makes DEST a SHA-256 repository.
-const CONFIG: &str = "[core]\n\trepositoryformatversion = 1\n\tfilemode = true\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n";
+pub(crate) const CONFIG: &str = "[core]\n\trepositoryformatversion = 1\n\tfilemode = true\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n";
 
 /// A destination being written; holds the lock until dropped.
 pub struct Dest {
@@ -82,10 +82,12 @@ impl Dest {
 
     /// Writes `HEAD`, then `config`: the moment DEST becomes a repository
     /// (on a later run, both are rewritten, `HEAD` possibly changed).
-    pub fn publish(&self, head: &[u8]) -> Result<(), ConvertError> {
+    /// `config` is [`CONFIG`], possibly extended (interop:
+    /// `--git-compat-map` adds `compatObjectFormat`).
+    pub fn publish(&self, head: &[u8], config: &str) -> Result<(), ConvertError> {
         sync_tree(&self.path)?;
         write_atomically(&self.path.join("HEAD"), head)?;
-        write_atomically(&self.path.join("config"), CONFIG.as_bytes())?;
+        write_atomically(&self.path.join("config"), config.as_bytes())?;
         sync_dir(&self.path)
     }
 }

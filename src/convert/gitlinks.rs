@@ -58,7 +58,9 @@ pub fn unmapped_gitlinks_error(
         }
     }
     msg.push_str(
-        "\nnothing was written; convert the submodule repositories first and pass their maps",
+        "\nnothing was written; convert each submodule first and pass its map with \
+         --submodule-map <SUBMODULE-DEST>/rehash/map.sqlite (or a file of '<sha1> <sha256>' lines), \
+         or accept lossy surrogate names with --unmapped-gitlinks=placeholder",
     );
     ConvertError::UnmappedGitlinks(msg)
 }

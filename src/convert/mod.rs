@@ -11,10 +11,13 @@
 //! DEST is created, so a refusal leaves nothing behind.
 
 mod blob_pass;
+mod compat_map;
 mod deflate;
 mod dest;
 mod error;
+mod external_map;
 mod gitlinks;
+mod interop;
 mod inventory;
 mod journal;
 mod map_pass;
@@ -35,6 +38,8 @@ use std::time::{Duration, Instant};
 
 pub use dest::rehash_dir;
 pub use error::{ConvertError, role_name};
+pub use external_map::surrogate_for;
+pub use interop::{InteropOutcome, UnmappedGitlinks, gitlinks_path};
 pub use progress::{NoProgress, Progress};
 pub use resume::JOURNAL_FORMAT;
 pub use scan::{MissingReference, UnmappedGitlink};
@@ -63,6 +68,12 @@ pub struct ConvertOptions {
     /// Set (by a Ctrl-C handler) to stop at the next checkpoint with
     /// [`ConvertError::Interrupted`].
     pub interrupt: Option<Arc<AtomicBool>>,
+    // --- interop (issue 8) ---
+    /// Write `objects/loose-object-idx` and `compatObjectFormat = sha1`.
+    pub git_compat_map: bool,
+    /// Map databases or `<sha1> <sha256>` files naming gitlink targets.
+    pub submodule_maps: Vec<PathBuf>,
+    pub unmapped_gitlinks: UnmappedGitlinks,
 }
 
 impl ConvertOptions {
@@ -75,6 +86,9 @@ impl ConvertOptions {
             compression: 6,
             jobs: None,
             interrupt: None,
+            git_compat_map: false,
+            submodule_maps: Vec::new(),
+            unmapped_gitlinks: UnmappedGitlinks::Refuse,
         }
     }
 }
@@ -105,6 +119,7 @@ pub struct ConvertOutcome {
     pub pseudo_refs_dropped: Vec<String>,
     /// Whether DEST held an earlier run's work (resumed or updated).
     pub continued: bool,
+    pub interop: InteropOutcome,
     pub elapsed: Duration,
 }
 
@@ -165,6 +180,7 @@ fn convert_in_pool(
     if !scanned.missing.is_empty() {
         return Err(ConvertError::MissingObjects(scanned.missing));
     }
+    let gitlink_targets = interop::resolve_gitlinks(opts, &mut table, &mut scanned.gitlinks)?;
     if !scanned.gitlinks.is_empty() {
         return Err(gitlinks::unmapped_gitlinks_error(
             &inventory,
@@ -249,8 +265,15 @@ fn convert_in_pool(
         let kind = table.kind(i).expect("every object was scanned");
         *outcome.objects_by_kind.entry(kind).or_default() += 1;
     }
+    let config = interop::before_publish(
+        opts,
+        &dest.path,
+        &table,
+        &gitlink_targets,
+        &mut outcome.interop,
+    )?;
     hooks.kill_point(phase::PUBLISH);
-    dest.publish(&refs_done.head)?;
+    dest.publish(&refs_done.head, &config)?;
     outcome.elapsed = started.elapsed();
     Ok(outcome)
 }

@@ -40,6 +40,8 @@ pub struct ObjectTable {
     /// `fanout[p]` = first index whose leading `bits` bits are >= p.
     fanout: Vec<u32>,
     bits: u32,
+    /// interop: pairs of objects SOURCE does not have (gitlink targets).
+    external: super::external_map::ExternalMap,
 }
 
 impl ObjectTable {
@@ -67,6 +69,7 @@ impl ObjectTable {
             location,
             fanout,
             bits,
+            external: Default::default(),
         }
     }
 
@@ -136,7 +139,17 @@ impl ObjectTable {
         {
             return Some(mapped);
         }
-        well_known_pair(id)
+        well_known_pair(id).or_else(|| self.external.get(id))
+    }
+
+    /// interop: pairs consulted by [`ObjectTable::map_sha1`] for ids SOURCE
+    /// does not store (gitlink targets from submodule maps, surrogates).
+    pub fn set_external(&mut self, external: super::external_map::ExternalMap) {
+        self.external = external;
+    }
+
+    pub fn external(&self) -> &super::external_map::ExternalMap {
+        &self.external
     }
 
     /// Indices of all objects.

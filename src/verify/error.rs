@@ -1,0 +1,36 @@
+//! Errors that stop a verification before it can judge anything (as
+//! opposed to [`super::Problem`]s, which it reports and goes on).
+
+use std::path::PathBuf;
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error("{path} is not a git-rehash conversion: {reason}")]
+    NotAConversion { path: PathBuf, reason: String },
+    #[error(transparent)]
+    Map(#[from] crate::idmap::IdMapError),
+    #[error(transparent)]
+    Refs(#[from] crate::refs::RefsError),
+    #[error(transparent)]
+    Source(Box<crate::convert::ConvertError>),
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl From<crate::convert::ConvertError> for VerifyError {
+    fn from(e: crate::convert::ConvertError) -> Self {
+        VerifyError::Source(Box::new(e))
+    }
+}
+
+impl VerifyError {
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        VerifyError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}

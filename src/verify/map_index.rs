@@ -1,0 +1,179 @@
+//! The map database read into memory for verification: every row sorted by
+//! SHA-256 (the direction the verifier looks up), a SHA-1 -> row index for
+//! the forward checks, and one "seen in DEST" flag per row.
+//!
+//! Built from the database directly (not from the converter's object
+//! table), so a bug in the converter's table cannot hide itself here.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crate::hash::{HashKind, ObjectId};
+use crate::idmap::{ForEachError, IdMap, IdMapError};
+use crate::object::ObjectKind;
+
+/// One map row, in raw form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub sha256: [u8; 32],
+    pub sha1: [u8; 20],
+    pub kind: ObjectKind,
+}
+
+/// A gitlink target's pair: (SHA-256, SHA-1).
+pub type GitlinkPair = ([u8; 32], [u8; 20]);
+
+/// Every pair of the map, searchable both ways.
+pub struct MapIndex {
+    /// Sorted by SHA-256.
+    rows: Vec<Row>,
+    /// Positions in `rows`, sorted by the row's SHA-1.
+    by_sha1: Vec<u32>,
+    seen: Vec<AtomicBool>,
+    /// Extra pairs that are not objects of DEST: gitlink targets (submodule
+    /// commits), sorted by SHA-256. Used for translation only.
+    gitlinks: Vec<GitlinkPair>,
+}
+
+impl MapIndex {
+    /// Reads every row of the database at `path`.
+    pub fn load(path: &Path) -> Result<Self, IdMapError> {
+        let map = IdMap::open_read_only(path)?;
+        let mut rows = Vec::with_capacity(map.count()? as usize);
+        let result = map.for_each(|row| {
+            if let (ObjectId::Sha256(sha256), ObjectId::Sha1(sha1)) = (row.sha256, row.sha1) {
+                rows.push(Row {
+                    sha256,
+                    sha1,
+                    kind: row.kind,
+                });
+            }
+            Ok(())
+        });
+        match result {
+            Ok(()) => {}
+            Err(ForEachError::Map(e)) => return Err(e),
+            Err(ForEachError::Io(_)) => unreachable!("the row consumer does no I/O"),
+        }
+        Ok(Self::from_rows(rows))
+    }
+
+    pub fn from_rows(mut rows: Vec<Row>) -> Self {
+        rows.sort_unstable_by_key(|r| r.sha256);
+        let mut by_sha1: Vec<u32> = (0..rows.len() as u32).collect();
+        by_sha1.sort_unstable_by_key(|&p| rows[p as usize].sha1);
+        let seen = rows.iter().map(|_| AtomicBool::new(false)).collect();
+        MapIndex {
+            rows,
+            by_sha1,
+            seen,
+            gitlinks: Vec::new(),
+        }
+    }
+
+    /// Adds the pairs of gitlink targets (SHA-1, SHA-256).
+    pub fn set_gitlinks(&mut self, mut pairs: Vec<GitlinkPair>) {
+        pairs.sort_unstable();
+        pairs.dedup();
+        self.gitlinks = pairs;
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    pub fn row(&self, pos: u32) -> Row {
+        self.rows[pos as usize]
+    }
+
+    /// The position of the row whose SHA-256 is `id`.
+    pub fn find_sha256(&self, id: &[u8; 32]) -> Option<u32> {
+        self.rows
+            .binary_search_by(|r| r.sha256.cmp(id))
+            .ok()
+            .map(|p| p as u32)
+    }
+
+    /// The position of the row whose SHA-1 is `id`.
+    pub fn find_sha1(&self, id: &[u8; 20]) -> Option<u32> {
+        self.by_sha1
+            .binary_search_by(|&p| self.rows[p as usize].sha1.cmp(id))
+            .ok()
+            .map(|i| self.by_sha1[i])
+    }
+
+    /// SHA-256 -> SHA-1 for the inverse translation: map rows, then gitlink
+    /// pairs. (The well-known ids are answered by the translator itself.)
+    pub fn reverse(&self, id: &ObjectId) -> Option<ObjectId> {
+        let ObjectId::Sha256(raw) = id else {
+            return None;
+        };
+        if let Some(p) = self.find_sha256(raw) {
+            return Some(ObjectId::Sha1(self.rows[p as usize].sha1));
+        }
+        self.gitlinks
+            .binary_search_by(|(s, _)| s.cmp(raw))
+            .ok()
+            .map(|i| ObjectId::Sha1(self.gitlinks[i].1))
+    }
+
+    /// SHA-1 -> SHA-256 (ref checks and forward re-translation).
+    pub fn forward(&self, id: &ObjectId) -> Option<ObjectId> {
+        let ObjectId::Sha1(raw) = id else {
+            return None;
+        };
+        if let Some(p) = self.find_sha1(raw) {
+            return Some(ObjectId::Sha256(self.rows[p as usize].sha256));
+        }
+        self.gitlinks
+            .iter()
+            .find(|(_, s1)| s1 == raw)
+            .map(|(s256, _)| ObjectId::Sha256(*s256))
+    }
+
+    /// Marks a row as found in DEST; returns whether it was already marked
+    /// (the same object stored twice).
+    pub fn mark_seen(&self, pos: u32) -> bool {
+        self.seen[pos as usize].swap(true, Ordering::Relaxed)
+    }
+
+    /// Rows no object of DEST matched.
+    pub fn unseen(&self) -> impl Iterator<Item = Row> + '_ {
+        self.rows
+            .iter()
+            .zip(&self.seen)
+            .filter(|(_, s)| !s.load(Ordering::Relaxed))
+            .map(|(r, _)| *r)
+    }
+
+    /// SHA-256 names that appear in more than one row, and SHA-1 names
+    /// likewise (the map must be a bijection for the inverse to exist).
+    pub fn duplicates(&self) -> Vec<ObjectId> {
+        let mut out: Vec<ObjectId> = self
+            .rows
+            .windows(2)
+            .filter(|w| w[0].sha256 == w[1].sha256)
+            .map(|w| ObjectId::Sha256(w[0].sha256))
+            .collect();
+        out.extend(
+            self.by_sha1
+                .windows(2)
+                .filter(|w| self.rows[w[0] as usize].sha1 == self.rows[w[1] as usize].sha1)
+                .map(|w| ObjectId::Sha1(self.rows[w[0] as usize].sha1)),
+        );
+        out
+    }
+
+    /// Whether `id` (of kind `hash`) is an object of the map.
+    pub fn contains(&self, id: &ObjectId) -> bool {
+        match (id.kind(), id) {
+            (HashKind::Sha256, ObjectId::Sha256(raw)) => self.find_sha256(raw).is_some(),
+            (HashKind::Sha1, ObjectId::Sha1(raw)) => self.find_sha1(raw).is_some(),
+            _ => false,
+        }
+    }
+}

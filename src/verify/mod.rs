@@ -1,0 +1,242 @@
+//! `git-rehash verify`: an independent check of a finished conversion.
+//!
+//! It re-reads DEST from its files, not from anything the converter kept:
+//! - every object of every pack (and any loose object) is decoded and its
+//!   SHA-256 name recomputed;
+//! - the map database is read into memory on its own ([`MapIndex`]), and
+//!   each tree, commit and tag is translated *back* to SHA-1 through it
+//!   (`translate_object(.., Sha256, Sha1, ..)`, the inverse of the
+//!   conversion); the SHA-1 of the result must be the one the map pairs it
+//!   with, and the map row must have the object's type;
+//! - every map row must have its object in DEST, and no name may appear in
+//!   two rows;
+//! - every ref, peeled value and reflog entry of DEST must name an object of
+//!   DEST; with `--source`, SOURCE's refs must all be in DEST, translated,
+//!   and SOURCE's objects must all have map rows.
+//!
+//! Shared with the converter: the pack and loose readers and the byte-level
+//! translators (run in the other direction). Objects for which the inverse
+//! is not exact (TRANSLATION.md §1.5) are checked forward against SOURCE
+//! when it is given, and listed as unchecked otherwise.
+
+mod error;
+mod map_index;
+mod objects;
+mod problem;
+mod refs_check;
+mod source;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+pub use error::VerifyError;
+pub use map_index::{GitlinkPair, MapIndex, Row};
+pub use problem::Problem;
+
+use crate::convert::{Progress, SourceRepo};
+use crate::hash::{HashKind, ObjectId};
+use crate::idmap::map_path;
+use crate::object::ObjectKind;
+use crate::refs::read_source_refs;
+
+/// What to verify.
+#[derive(Debug, Clone)]
+pub struct VerifyOptions {
+    /// The converted repository.
+    pub dest: PathBuf,
+    /// The original SHA-1 repository, for the ref and forward checks.
+    pub source: Option<PathBuf>,
+    /// The map database (default: `DEST/rehash/map.sqlite`).
+    pub map: Option<PathBuf>,
+    /// Worker threads; `None` = all cores.
+    pub jobs: Option<usize>,
+}
+
+impl VerifyOptions {
+    pub fn new(dest: impl Into<PathBuf>) -> Self {
+        VerifyOptions {
+            dest: dest.into(),
+            source: None,
+            map: None,
+            jobs: None,
+        }
+    }
+}
+
+/// The verdict.
+#[derive(Debug, Clone)]
+pub struct VerifyReport {
+    /// Objects checked, by kind: commit, tree, blob, tag.
+    pub objects: [(ObjectKind, u64); 4],
+    pub bytes: u64,
+    pub map_rows: u64,
+    pub refs_checked: u64,
+    pub source_objects_checked: u64,
+    /// Problems found (at most 10 000 are kept; `problem_count` counts all).
+    pub problems: Vec<Problem>,
+    pub problem_count: u64,
+    /// Objects whose inverse translation is not exact: `true` when SOURCE
+    /// confirmed them, `false` when they could not be checked (no SOURCE).
+    pub irreversible: Vec<(ObjectId, bool)>,
+    /// Gitlink targets that carry a surrogate name
+    /// (`--unmapped-gitlinks=placeholder`): lossy, but not a mismatch.
+    pub surrogate_gitlinks: u64,
+    pub elapsed: Duration,
+}
+
+impl VerifyReport {
+    pub fn is_clean(&self) -> bool {
+        self.problem_count == 0
+    }
+
+    pub fn objects_checked(&self) -> u64 {
+        self.objects.iter().map(|(_, n)| n).sum()
+    }
+}
+
+/// Verifies the conversion at `opts.dest`.
+pub fn verify(opts: &VerifyOptions, progress: &dyn Progress) -> Result<VerifyReport, VerifyError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(jobs) = opts.jobs {
+        builder = builder.num_threads(jobs.max(1));
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| VerifyError::io(&opts.dest, std::io::Error::other(e)))?;
+    pool.install(|| verify_in_pool(opts, progress))
+}
+
+fn verify_in_pool(
+    opts: &VerifyOptions,
+    progress: &dyn Progress,
+) -> Result<VerifyReport, VerifyError> {
+    let started = Instant::now();
+    let dest = &opts.dest;
+    let map_file = opts.map.clone().unwrap_or_else(|| map_path(dest));
+    if !map_file.is_file() {
+        return Err(VerifyError::NotAConversion {
+            path: dest.clone(),
+            reason: format!("no map database at {}", map_file.display()),
+        });
+    }
+    progress.start("reading map", None);
+    let mut index = MapIndex::load(&map_file)?;
+    let (gitlink_pairs, surrogate_gitlinks) = read_gitlink_pairs(dest)?;
+    index.set_gitlinks(gitlink_pairs);
+    progress.finish();
+
+    let source = opts
+        .source
+        .as_deref()
+        .map(|path| -> Result<_, VerifyError> {
+            let repo = SourceRepo::open(path)?;
+            source::SourceObjects::open(&repo.git_dir)
+        })
+        .transpose()?;
+
+    let sink = objects::Sink::default();
+    for id in index.duplicates() {
+        sink.report(Problem::DuplicateRow { id });
+    }
+    progress.start("verifying objects", Some(index.len() as u64));
+    objects::Checker {
+        index: &index,
+        source: source.as_ref(),
+        sink: &sink,
+        progress,
+    }
+    .check_repository(&dest.join("objects"))?;
+    progress.finish();
+    for row in index.unseen() {
+        sink.report(Problem::MissingObject {
+            sha1: ObjectId::Sha1(row.sha1),
+            sha256: ObjectId::Sha256(row.sha256),
+            kind: row.kind,
+        });
+    }
+
+    progress.start("verifying refs", None);
+    let dest_refs = read_source_refs(dest, HashKind::Sha256)?;
+    let mut refs_checked = refs_check::check_dest_refs(&dest_refs, &index, &sink);
+    let mut source_objects_checked = 0;
+    if let Some(source) = &source {
+        let source_refs = read_source_refs(&source.git_dir, HashKind::Sha1)?;
+        refs_checked += refs_check::compare_with_source(&source_refs, &dest_refs, &index, &sink);
+        let ids = source.ids();
+        source_objects_checked = ids.len() as u64;
+        ids.par_iter().for_each(|id| {
+            if !index.contains(id) {
+                sink.report(Problem::SourceObjectUnmapped { sha1: *id });
+            }
+        });
+    }
+    progress.finish();
+
+    let objects::Collected {
+        problems,
+        problem_count,
+        checked,
+        bytes,
+        irreversible,
+    } = sink.into_parts();
+    Ok(VerifyReport {
+        objects: [
+            (ObjectKind::Commit, checked[0]),
+            (ObjectKind::Tree, checked[1]),
+            (ObjectKind::Blob, checked[2]),
+            (ObjectKind::Tag, checked[3]),
+        ],
+        bytes,
+        map_rows: index.len() as u64,
+        refs_checked,
+        source_objects_checked,
+        problems,
+        problem_count,
+        irreversible,
+        surrogate_gitlinks,
+        elapsed: started.elapsed(),
+    })
+}
+
+/// Gitlink pairs recorded next to the map (`rehash/gitlinks.txt`, written
+/// when submodule maps or surrogates were used): `<sha1> <sha256> <origin>`
+/// lines. Also returns how many are surrogates.
+fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyError> {
+    let path = crate::convert::rehash_dir(dest).join("gitlinks.txt");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(e) => return Err(VerifyError::io(&path, e)),
+    };
+    let mut pairs = Vec::new();
+    let mut surrogates = 0;
+    for (n, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let mut fields = line.split_ascii_whitespace();
+        let parsed = fields
+            .next()
+            .and_then(|h| ObjectId::from_hex(HashKind::Sha1, h.as_bytes()))
+            .zip(
+                fields
+                    .next()
+                    .and_then(|h| ObjectId::from_hex(HashKind::Sha256, h.as_bytes())),
+            );
+        if fields.next() == Some("surrogate") {
+            surrogates += 1;
+        }
+        match parsed {
+            Some((ObjectId::Sha1(s1), ObjectId::Sha256(s256))) => pairs.push((s256, s1)),
+            _ => {
+                return Err(VerifyError::NotAConversion {
+                    path: path.clone(),
+                    reason: format!("line {} is not '<sha1> <sha256> ...'", n + 1),
+                });
+            }
+        }
+    }
+    Ok((pairs, surrogates))
+}

@@ -1,0 +1,325 @@
+//! Checking every object DEST stores: its SHA-256 name, its map row, and
+//! the inverse translation (SHA-256 body -> SHA-1 body, through the map
+//! read backwards), whose SHA-1 must be the one the map records.
+//!
+//! Packs are decoded in parallel over their delta trees
+//! ([`Pack::traverse`]); if a pack cannot be traversed (a corrupt entry
+//! stops the walk), every entry is read on its own so the damaged objects
+//! are named and the others still checked.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::map_index::MapIndex;
+use super::problem::Problem;
+use super::source::SourceObjects;
+use crate::convert::Progress;
+use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
+use crate::loose;
+use crate::object::ObjectKind;
+use crate::pack::{DeltaCache, Pack, PackError};
+use crate::translate::{TranslateOptions, translate_object};
+
+/// Problems kept in full; beyond that they are only counted.
+const MAX_KEPT: usize = 10_000;
+
+/// Collects problems and counts from many threads.
+#[derive(Default)]
+pub struct Sink {
+    problems: Mutex<Vec<Problem>>,
+    problem_count: AtomicU64,
+    pub checked: [AtomicU64; 4],
+    pub bytes: AtomicU64,
+    /// Objects whose inverse translation is not exact (TRANSLATION.md §1.5),
+    /// checked forward against SOURCE instead, or left unchecked.
+    irreversible: Mutex<Vec<(ObjectId, bool)>>,
+}
+
+impl Sink {
+    pub fn report(&self, problem: Problem) {
+        self.problem_count.fetch_add(1, Ordering::Relaxed);
+        let mut kept = self.problems.lock().expect("no panics while locked");
+        if kept.len() < MAX_KEPT {
+            kept.push(problem);
+        }
+    }
+
+    pub fn into_parts(self) -> Collected {
+        let mut problems = self.problems.into_inner().expect("no panics while locked");
+        problems.sort_by_key(|p| p.to_string());
+        let mut irreversible = self.irreversible.into_inner().expect("no panics");
+        irreversible.sort();
+        Collected {
+            problems,
+            problem_count: self.problem_count.into_inner(),
+            checked: self.checked.map(AtomicU64::into_inner),
+            bytes: self.bytes.into_inner(),
+            irreversible,
+        }
+    }
+}
+
+/// What a [`Sink`] gathered.
+pub struct Collected {
+    pub problems: Vec<Problem>,
+    pub problem_count: u64,
+    /// By kind, in [`kind_slot`] order.
+    pub checked: [u64; 4],
+    pub bytes: u64,
+    pub irreversible: Vec<(ObjectId, bool)>,
+}
+
+/// Everything an object check needs.
+pub struct Checker<'a> {
+    pub index: &'a MapIndex,
+    pub source: Option<&'a SourceObjects>,
+    pub sink: &'a Sink,
+    pub progress: &'a dyn Progress,
+}
+
+impl Checker<'_> {
+    /// Checks every pack under `objects/pack` and every loose object.
+    pub fn check_repository(&self, objects_dir: &Path) -> Result<(), super::VerifyError> {
+        for idx in list_idx(&objects_dir.join("pack"))? {
+            self.check_pack(&idx);
+        }
+        match loose::list_loose(objects_dir, HashKind::Sha256) {
+            Ok(ids) => ids.par_iter().for_each(|id| {
+                match loose::read_loose(objects_dir, id) {
+                    Ok((kind, body)) => self.check_object(*id, kind, &body),
+                    Err(e) => self.sink.report(Problem::Unreadable {
+                        path: loose::loose_path(objects_dir, id),
+                        reason: e.to_string(),
+                    }),
+                }
+                self.progress.advance(1);
+            }),
+            Err(e) => self.sink.report(Problem::Unreadable {
+                path: objects_dir.to_owned(),
+                reason: e.to_string(),
+            }),
+        }
+        Ok(())
+    }
+
+    fn check_pack(&self, idx_path: &Path) {
+        let pack = match Pack::open(idx_path, HashKind::Sha256) {
+            Ok(pack) => pack,
+            Err(e) => {
+                return self.sink.report(Problem::Unreadable {
+                    path: idx_path.to_owned(),
+                    reason: e.to_string(),
+                });
+            }
+        };
+        if pack.data.verify_checksum().is_err() {
+            self.sink.report(Problem::FileChecksum {
+                path: pack.data.path().to_owned(),
+            });
+        }
+        if pack.idx.verify_checksum().is_err() {
+            self.sink.report(Problem::FileChecksum {
+                path: pack.idx.path().to_owned(),
+            });
+        }
+        // A DEST pack is self-contained: no base outside it.
+        let external = |_: &ObjectId| None;
+        let visit = |index: u32, _offset: u64, kind: ObjectKind, body: &[u8]| {
+            self.check_object(pack.idx.oid_at(index), kind, body);
+            self.progress.advance(1);
+            Ok::<(), PackError>(())
+        };
+        if pack.traverse(&external, &visit).is_ok() {
+            return;
+        }
+        // Some entry stopped the walk: read each entry on its own. Objects
+        // already checked are checked again, which reports nothing new.
+        (0..pack.idx.num_objects()).into_par_iter().for_each_init(
+            || (DeltaCache::new(32 << 20), Vec::new()),
+            |(cache, body), index| {
+                let id = pack.idx.oid_at(index);
+                match pack.read_at(pack.idx.offset_at(index), cache, &external, body) {
+                    Ok(kind) => self.check_object(id, kind, body),
+                    Err(e) => self.sink.report(Problem::Unreadable {
+                        path: pack.data.path().to_owned(),
+                        reason: format!("object {id}: {e}"),
+                    }),
+                }
+            },
+        );
+    }
+
+    /// Checks one object whose stored name is `stored`.
+    pub fn check_object(&self, stored: ObjectId, kind: ObjectKind, body: &[u8]) {
+        let sink = self.sink;
+        let actual = sha256_object_id(kind, body);
+        if actual != stored {
+            return sink.report(Problem::NameMismatch {
+                stored,
+                kind,
+                actual,
+            });
+        }
+        let ObjectId::Sha256(raw) = stored else {
+            unreachable!("a SHA-256 store names objects in SHA-256")
+        };
+        let Some(pos) = self.index.find_sha256(&raw) else {
+            return sink.report(Problem::NotInMap { id: stored, kind });
+        };
+        if self.index.mark_seen(pos) {
+            return; // stored twice; checked already
+        }
+        sink.checked[kind_slot(kind)].fetch_add(1, Ordering::Relaxed);
+        sink.bytes.fetch_add(body.len() as u64, Ordering::Relaxed);
+        let row = self.index.row(pos);
+        if row.kind != kind {
+            return sink.report(Problem::KindMismatch {
+                id: stored,
+                actual: kind,
+                mapped: row.kind,
+            });
+        }
+        let mapped = ObjectId::Sha1(row.sha1);
+        let mut sha1_body = Vec::new();
+        let reverse = |id: &ObjectId| self.index.reverse(id);
+        if let Err(e) = translate_object(
+            kind,
+            body,
+            HashKind::Sha256,
+            HashKind::Sha1,
+            &reverse,
+            TranslateOptions::default(),
+            &mut sha1_body,
+        ) {
+            return sink.report(Problem::Untranslatable {
+                id: stored,
+                kind,
+                reason: e.to_string(),
+            });
+        }
+        let sha1 = match sha1_object_id(kind, &sha1_body) {
+            Ok(id) => id,
+            Err(e) => {
+                return sink.report(Problem::Untranslatable {
+                    id: stored,
+                    kind,
+                    reason: e.to_string(),
+                });
+            }
+        };
+        if sha1 == mapped {
+            return;
+        }
+        // The inverse is exact only under the conditions of TRANSLATION.md
+        // §1.5. When translating the recovered body forward again does not
+        // give DEST's body back, the object is one of those exceptions
+        // (e.g. a tag whose signature lacks its final LF): only SOURCE can
+        // tell whether the map row is right.
+        let forward = |id: &ObjectId| self.index.forward(id);
+        let mut again = Vec::new();
+        let round_trips = translate_object(
+            kind,
+            &sha1_body,
+            HashKind::Sha1,
+            HashKind::Sha256,
+            &forward,
+            TranslateOptions::default(),
+            &mut again,
+        )
+        .is_ok()
+            && again == body;
+        match self.source {
+            Some(source) => self.check_against_source(source, stored, kind, body, mapped),
+            None if !round_trips => {
+                sink.irreversible
+                    .lock()
+                    .expect("no panics while locked")
+                    .push((stored, false));
+            }
+            None => sink.report(Problem::Sha1Mismatch {
+                id: stored,
+                kind,
+                mapped,
+                actual: sha1,
+            }),
+        }
+    }
+
+    /// Translates SOURCE's object `sha1` forward and compares with DEST's body.
+    fn check_against_source(
+        &self,
+        source: &SourceObjects,
+        stored: ObjectId,
+        kind: ObjectKind,
+        body: &[u8],
+        sha1: ObjectId,
+    ) {
+        let Some((source_kind, source_body)) = source.read(&sha1) else {
+            return self.sink.report(Problem::SourceMismatch {
+                id: stored,
+                kind,
+                sha1,
+            });
+        };
+        let forward = |id: &ObjectId| self.index.forward(id);
+        let mut translated = Vec::new();
+        let ok = source_kind == kind
+            && sha1_object_id(kind, &source_body).ok() == Some(sha1)
+            && translate_object(
+                kind,
+                &source_body,
+                HashKind::Sha1,
+                HashKind::Sha256,
+                &forward,
+                TranslateOptions::default(),
+                &mut translated,
+            )
+            .is_ok()
+            && translated == body;
+        if ok {
+            self.sink
+                .irreversible
+                .lock()
+                .expect("no panics while locked")
+                .push((stored, true));
+        } else {
+            self.sink.report(Problem::SourceMismatch {
+                id: stored,
+                kind,
+                sha1,
+            });
+        }
+    }
+}
+
+pub fn kind_slot(kind: ObjectKind) -> usize {
+    match kind {
+        ObjectKind::Commit => 0,
+        ObjectKind::Tree => 1,
+        ObjectKind::Blob => 2,
+        ObjectKind::Tag => 3,
+    }
+}
+
+/// `pack-*.idx` files of a pack directory, sorted.
+pub fn list_idx(pack_dir: &Path) -> Result<Vec<PathBuf>, super::VerifyError> {
+    let mut out = Vec::new();
+    let entries = match std::fs::read_dir(pack_dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(super::VerifyError::io(pack_dir, e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| super::VerifyError::io(pack_dir, e))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("pack-") && name.ends_with(".idx") {
+            out.push(entry.path());
+        }
+    }
+    out.sort();
+    Ok(out)
+}

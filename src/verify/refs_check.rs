@@ -1,0 +1,123 @@
+//! Ref checks: every ref, peeled value, detached HEAD and reflog entry of
+//! DEST names an object of DEST; with SOURCE, every ref of SOURCE exists in
+//! DEST under its translated name with its translated value, and DEST has
+//! no other refs.
+
+use std::collections::BTreeMap;
+
+use super::map_index::MapIndex;
+use super::objects::Sink;
+use super::problem::Problem;
+use crate::hash::{HashKind, ObjectId};
+use crate::refs::{RefTarget, SourceRefs};
+
+const REPLACE_PREFIX: &str = "refs/replace/";
+
+/// Checks DEST's refs on their own. Returns how many values were checked.
+pub fn check_dest_refs(dest: &SourceRefs, index: &MapIndex, sink: &Sink) -> u64 {
+    let mut checked = 0;
+    let mut check = |name: String, id: ObjectId| {
+        checked += 1;
+        if !id.is_null() && !index.contains(&id) {
+            sink.report(Problem::DanglingRef { name, id });
+        }
+    };
+    if let Some(id) = dest.head.id() {
+        check("HEAD".into(), id);
+    }
+    for (name, target) in dest.effective_refs() {
+        if let Some(id) = target.id() {
+            check(name, id);
+        }
+    }
+    for entry in dest.packed.iter().flat_map(|p| &p.entries) {
+        if let Some(peeled) = entry.peeled {
+            check(format!("{} (peeled)", entry.name), peeled);
+        }
+    }
+    for log in &dest.reflogs {
+        for (n, entry) in log.entries.iter().enumerate() {
+            for id in [entry.old, entry.new] {
+                check(format!("logs/{} entry {n}", log.name), id);
+            }
+        }
+    }
+    checked
+}
+
+/// Compares DEST's refs with SOURCE's, translated through the map.
+pub fn compare_with_source(
+    source: &SourceRefs,
+    dest: &SourceRefs,
+    index: &MapIndex,
+    sink: &Sink,
+) -> u64 {
+    let expected_value = |target: &RefTarget| match target {
+        RefTarget::Direct(id) if id.is_null() => HashKind::Sha256.null_id().to_hex(),
+        RefTarget::Direct(id) => index
+            .forward(id)
+            .map(|m| m.to_hex())
+            .unwrap_or_else(|| format!("(no SHA-256 name for {id})")),
+        RefTarget::Symbolic(name) => format!("ref: {name}"),
+    };
+    let found_value = |target: &RefTarget| match target {
+        RefTarget::Direct(id) => id.to_hex(),
+        RefTarget::Symbolic(name) => format!("ref: {name}"),
+    };
+    let mut expected: BTreeMap<String, String> = BTreeMap::new();
+    expected.insert("HEAD".into(), expected_value(&source.head));
+    for (name, target) in source.effective_refs() {
+        expected.insert(dest_name(&name, index), expected_value(&target));
+    }
+    for entry in source.packed.iter().flat_map(|p| &p.entries) {
+        if let Some(peeled) = entry.peeled {
+            let name = format!("{} (peeled)", dest_name(&entry.name, index));
+            expected.insert(name, expected_value(&RefTarget::Direct(peeled)));
+        }
+    }
+    let mut found: BTreeMap<String, String> = BTreeMap::new();
+    found.insert("HEAD".into(), found_value(&dest.head));
+    for (name, target) in dest.effective_refs() {
+        found.insert(name, found_value(&target));
+    }
+    for entry in dest.packed.iter().flat_map(|p| &p.entries) {
+        if let Some(peeled) = entry.peeled {
+            found.insert(
+                format!("{} (peeled)", entry.name),
+                found_value(&RefTarget::Direct(peeled)),
+            );
+        }
+    }
+    for (name, want) in &expected {
+        match found.get(name) {
+            None => sink.report(Problem::RefMissing {
+                name: name.clone(),
+                expected: want.clone(),
+            }),
+            Some(got) if got != want => sink.report(Problem::RefMismatch {
+                name: name.clone(),
+                expected: want.clone(),
+                found: got.clone(),
+            }),
+            Some(_) => {}
+        }
+    }
+    for (name, got) in &found {
+        if !expected.contains_key(name) {
+            sink.report(Problem::RefExtra {
+                name: name.clone(),
+                found: got.clone(),
+            });
+        }
+    }
+    expected.len() as u64
+}
+
+/// `refs/replace/<sha1>` is renamed after the replaced object's SHA-256.
+fn dest_name(name: &str, index: &MapIndex) -> String {
+    name.strip_prefix(REPLACE_PREFIX)
+        .and_then(|hex| ObjectId::from_hex(HashKind::Sha1, hex.as_bytes()))
+        .and_then(|id| index.forward(&id))
+        .map(|id| format!("{REPLACE_PREFIX}{id}"))
+        .unwrap_or_else(|| name.to_string())
+}
