@@ -452,3 +452,33 @@ fn summary_mentions_objects_and_refs() {
         String::from_utf8_lossy(&converted.output.stderr)
     );
 }
+
+#[test]
+fn source_blob_deltas_are_copied_as_deltas() {
+    let converted = converted_default();
+    let source_deltas: usize = pack_files(&default_repo().git_dir())
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pack"))
+        .map(|p| {
+            pack_entries(p, "sha1")
+                .iter()
+                .filter(|e| e.kind == OBJ_OFS_DELTA || e.kind == OBJ_REF_DELTA)
+                .count()
+        })
+        .sum();
+    assert!(source_deltas > 0, "the fixture has deltas");
+    let dest_deltas: Vec<PackEntry> = pack_files(&converted.dest)
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pack"))
+        .flat_map(|p| pack_entries(p, "sha256"))
+        .filter(|e| e.kind == OBJ_OFS_DELTA)
+        .collect();
+    assert!(
+        !dest_deltas.is_empty(),
+        "blob deltas of the source pack are reused"
+    );
+    for entry in &dest_deltas {
+        let kind = git(&converted.dest, &["cat-file", "-t", &entry.id]);
+        assert_eq!(kind, "blob", "only blob deltas are copied ({})", entry.id);
+    }
+}

@@ -3,9 +3,12 @@
 //! A blob's bytes are the same in both hash worlds, so a blob stored whole
 //! in a source pack is copied as its zlib stream, without inflating or
 //! deflating; its CRC32 from the source idx is checked first so that a
-//! damaged stream is never propagated. Blobs stored as deltas or loose are
-//! inflated and deflated again (a later pass may copy deltas as well).
-//! Blobs an earlier run converted (they have map rows) are skipped.
+//! damaged stream is never propagated. A blob stored as a delta against
+//! another blob is copied the same way, as its compressed delta, when its
+//! base already sits in the same output segment (source order puts OFS
+//! bases first); otherwise, and for loose blobs, it is inflated and
+//! deflated again. Blobs an earlier run converted (they have map rows) are
+//! skipped.
 
 use std::cell::RefCell;
 
@@ -17,6 +20,7 @@ use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::progress::Progress;
 use super::table::{Location, ObjectTable};
+use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::{DeltaCache, EntryKind, Pack};
 
@@ -29,7 +33,47 @@ thread_local! {
 enum Payload<'a> {
     /// The source entry's zlib stream, copied as is.
     Copied(&'a [u8]),
+    /// The source entry's compressed delta against the blob `base` (SHA-1).
+    Delta {
+        base: ObjectId,
+        zlib: &'a [u8],
+    },
     Deflated(Vec<u8>),
+}
+
+/// A pack's entries by offset: (offset, position in the idx), sorted, so a
+/// delta's base offset can be turned into the base's name.
+struct PackLayout {
+    by_offset: Vec<(u64, u32)>,
+    data_end: u64,
+}
+
+impl PackLayout {
+    fn new(pack: &Pack) -> Self {
+        let mut by_offset: Vec<(u64, u32)> = (0..pack.idx.num_objects())
+            .map(|i| (pack.idx.offset_at(i), i))
+            .collect();
+        by_offset.sort_unstable();
+        PackLayout {
+            by_offset,
+            data_end: pack.data.data_end() as u64,
+        }
+    }
+
+    /// The end of the entry at `offset`: the next entry's offset, or the
+    /// start of the trailer.
+    fn entry_end(&self, offset: u64) -> u64 {
+        let i = self.by_offset.partition_point(|&(o, _)| o <= offset);
+        self.by_offset.get(i).map_or(self.data_end, |&(o, _)| o)
+    }
+
+    /// The idx position of the entry starting at `offset`.
+    fn position_at(&self, offset: u64) -> Option<u32> {
+        self.by_offset
+            .binary_search_by_key(&offset, |&(o, _)| o)
+            .ok()
+            .map(|i| self.by_offset[i].1)
+    }
 }
 
 pub fn blob_pass(
@@ -50,12 +94,12 @@ pub fn blob_pass(
     };
     blobs.sort_by_key(order);
     progress.start("writing blobs", Some(blobs.len() as u64));
-    let entry_ends: Vec<Vec<u64>> = inventory.packs.iter().map(entry_ends).collect();
+    let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let mut copied = 0u64;
     for chunk in blobs.chunks(CHUNK) {
         let payloads: Vec<(u32, u64, Payload<'_>)> = chunk
             .par_iter()
-            .map(|&at| payload(inventory, table, &entry_ends, at, level))
+            .map(|&at| payload(inventory, table, &layouts, at, level))
             .collect::<Result<_, _>>()?;
         for (at, size, payload) in payloads {
             let id = table.sha256(at).expect("blobs are named during the scan");
@@ -64,6 +108,21 @@ pub fn blob_pass(
                 Payload::Copied(zlib) => {
                     copied += 1;
                     pack.add_compressed(sha1, id, ObjectKind::Blob, size, zlib)?
+                }
+                Payload::Delta { base, zlib } => {
+                    let base = table
+                        .map_sha1(&base)
+                        .expect("a delta base in the source is a blob, named during the scan");
+                    if pack.add_delta_compressed(sha1, id, ObjectKind::Blob, &base, size, zlib)? {
+                        copied += 1;
+                    } else {
+                        // The base went into an earlier segment: store it whole.
+                        let mut body = Vec::new();
+                        CACHE
+                            .with_borrow_mut(|cache| inventory.read(table, at, cache, &mut body))?;
+                        let zlib = deflate(&body, level);
+                        pack.add_compressed(sha1, id, ObjectKind::Blob, body.len() as u64, &zlib)?
+                    }
                 }
                 Payload::Deflated(zlib) => {
                     pack.add_compressed(sha1, id, ObjectKind::Blob, size, &zlib)?
@@ -80,7 +139,7 @@ pub fn blob_pass(
 fn payload<'a>(
     inventory: &'a Inventory,
     table: &ObjectTable,
-    entry_ends: &[Vec<u64>],
+    layouts: &[PackLayout],
     at: u32,
     level: u32,
 ) -> Result<(u32, u64, Payload<'a>), ConvertError> {
@@ -90,10 +149,18 @@ fn payload<'a>(
     } = table.location(at)
     {
         let pack = &inventory.packs[pack_no as usize];
+        let layout = &layouts[pack_no as usize];
         let entry = pack.data.entry_at(offset)?;
-        if let EntryKind::Base(ObjectKind::Blob) = entry.kind {
-            let end = entry_end(&entry_ends[pack_no as usize], offset);
-            let whole = pack.data.raw(offset..end)?;
+        let base = match &entry.kind {
+            EntryKind::Base(_) => None,
+            EntryKind::OfsDelta { base_offset } => {
+                layout.position_at(*base_offset).map(|i| pack.idx.oid_at(i))
+            }
+            EntryKind::RefDelta { base_id } => Some(*base_id),
+        };
+        let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
+        if copyable {
+            let whole = pack.data.raw(offset..layout.entry_end(offset))?;
             if let Some(i) = pack.idx.lookup(&table.sha1(at))
                 && let Some(expected) = pack.idx.crc32_at(i)
                 && crc32fast::hash(whole) != expected
@@ -104,12 +171,12 @@ fn payload<'a>(
                     offset,
                 });
             }
-            let data_start = entry.data_offset - offset;
-            return Ok((
-                at,
-                entry.size,
-                Payload::Copied(&whole[data_start as usize..]),
-            ));
+            let zlib = &whole[(entry.data_offset - offset) as usize..];
+            let payload = match base {
+                Some(base) => Payload::Delta { base, zlib },
+                None => Payload::Copied(zlib),
+            };
+            return Ok((at, entry.size, payload));
         }
     }
     let mut body = Vec::new();
@@ -120,21 +187,4 @@ fn payload<'a>(
         body.len() as u64,
         Payload::Deflated(deflate(&body, level)),
     ))
-}
-
-/// Every entry's start offset, sorted, then the end of the last entry.
-fn entry_ends(pack: &Pack) -> Vec<u64> {
-    let mut ends: Vec<u64> = (0..pack.idx.num_objects())
-        .map(|i| pack.idx.offset_at(i))
-        .collect();
-    ends.push(pack.data.data_end() as u64);
-    ends.sort_unstable();
-    ends
-}
-
-/// The end of the entry at `offset`: the next entry's offset, or the start
-/// of the trailer.
-fn entry_end(sorted_ends: &[u64], offset: u64) -> u64 {
-    let i = sorted_ends.partition_point(|&o| o <= offset);
-    sorted_ends[i]
 }

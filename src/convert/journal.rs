@@ -11,6 +11,7 @@
 //! the map pass's waves) and segments commit in order. Segments are sized
 //! to a few seconds of work, which bounds what an interruption loses.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,9 @@ struct OpenSegment {
     pack: PackWriter,
     count: u32,
     rows: Vec<MapRow>,
+    /// Where each object of this segment starts: a delta may only name a
+    /// base in its own pack (a repository's packs are never thin).
+    offsets: HashMap<ObjectId, u64>,
     started: Instant,
 }
 
@@ -90,7 +94,49 @@ impl<'a> SegmentWriter<'a> {
         zlib: &[u8],
     ) -> Result<(), ConvertError> {
         let segment = self.open()?;
-        segment.pack.add_compressed(sha256, kind, size, zlib)?;
+        let offset = segment.pack.add_compressed(sha256, kind, size, zlib)?;
+        self.added(sha1, sha256, kind, offset)
+    }
+
+    /// Appends an object as a delta whose zlib stream is ready (copied from
+    /// the source pack: blob deltas are the same in both hash worlds),
+    /// against `base`, if `base` is in the current segment. Returns false,
+    /// writing nothing, when it is not; the caller then writes the object
+    /// whole.
+    pub fn add_delta_compressed(
+        &mut self,
+        sha1: ObjectId,
+        sha256: ObjectId,
+        kind: ObjectKind,
+        base: &ObjectId,
+        delta_size: u64,
+        zlib: &[u8],
+    ) -> Result<bool, ConvertError> {
+        let segment = self.open()?;
+        let Some(&base_offset) = segment.offsets.get(base) else {
+            return Ok(false);
+        };
+        let offset =
+            segment
+                .pack
+                .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
+        self.added(sha1, sha256, kind, offset)?;
+        Ok(true)
+    }
+
+    /// Bookkeeping after an object entered the open segment.
+    fn added(
+        &mut self,
+        sha1: ObjectId,
+        sha256: ObjectId,
+        kind: ObjectKind,
+        offset: u64,
+    ) -> Result<(), ConvertError> {
+        let segment = self
+            .current
+            .as_mut()
+            .expect("an object was just added to it");
+        segment.offsets.insert(sha256, offset);
         segment.rows.push(MapRow { sha1, sha256, kind });
         let full = segment.pack.entries_written() == segment.count;
         self.remaining -= 1;
@@ -121,6 +167,7 @@ impl<'a> SegmentWriter<'a> {
                 pack,
                 count,
                 rows: Vec::with_capacity(count as usize),
+                offsets: HashMap::with_capacity(count as usize),
                 started: Instant::now(),
             });
         }

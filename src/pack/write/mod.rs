@@ -11,16 +11,19 @@
 //! Memory: the writer keeps one [`IndexEntry`] (id, offset, CRC32; 48 bytes)
 //! per object; bodies and zlib streams pass straight through to the file.
 
+mod delta_encode;
 mod encode;
 mod hashing_writer;
 mod idx_writer;
 mod pack_writer;
 mod rev_writer;
+mod window;
 
 use std::path::PathBuf;
 
 use crate::hash::{HashKind, ObjectId};
 
+pub use delta_encode::{DeltaIndex, encode_delta};
 pub use encode::{
     MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
     encode_ofs_distance,
@@ -29,6 +32,7 @@ pub use hashing_writer::HashingWriter;
 pub use idx_writer::{IndexEntry, write_idx_v2};
 pub use pack_writer::{PackOutcome, PackWriter};
 pub use rev_writer::write_rev;
+pub use window::{Choice, WindowObject, WindowOptions, pack_name_hash, search as window_search};
 
 /// Why a pack, index or reverse index could not be written.
 #[derive(Debug, thiserror::Error)]

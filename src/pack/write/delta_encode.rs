@@ -1,0 +1,427 @@
+//! Creating git deltas (gitformat-pack "Deltified representation"), in the
+//! model of git's `diff-delta.c` (`create_delta_index`, `create_delta`).
+//!
+//! The base is indexed once ([`DeltaIndex`]): a hash of every aligned
+//! 16-byte block, in a chained hash table whose chains are capped so that
+//! repetitive bases stay cheap. A target is then scanned with a rolling
+//! hash of the same 16-byte window; at each position the candidates of the
+//! window's bucket are extended forward (and backward into the pending
+//! literal bytes) and the longest match wins, emitted as copy opcodes of at
+//! most 64 KiB each (as git does); bytes without a match become insert
+//! opcodes of at most 127 bytes. The window search diffs one target against
+//! many bases, so it keeps one index per base in its window.
+
+/// Bytes per indexed block and per rolling-hash window (git's `RABIN_WINDOW`).
+const BLOCK: usize = 16;
+/// Candidates tried per lookup (git's `HASH_LIMIT`).
+const CHAIN_LIMIT: usize = 64;
+/// Largest size of one copy opcode git emits.
+const MAX_COPY: usize = 0x10000;
+/// Largest literal run of one insert opcode.
+const MAX_INSERT: usize = 0x7f;
+/// A match shorter than this is cheaper as literal bytes (a copy opcode
+/// with offset and size costs up to 8 bytes).
+const MIN_COPY: usize = 8;
+/// Multiplier of the polynomial rolling hash (odd, so it is invertible).
+const ROLL: u32 = 0x0100_0193;
+const EMPTY: u32 = u32::MAX;
+
+/// An index of a delta base, built once and reused for many targets.
+pub struct DeltaIndex<B: AsRef<[u8]>> {
+    base: B,
+    /// Bucket heads: block number of the newest block in the bucket.
+    heads: Vec<u32>,
+    /// Next older block in the same bucket, per block.
+    next: Vec<u32>,
+    shift: u32,
+    /// `ROLL^(BLOCK-1)`, to remove the byte leaving the window.
+    roll_out: u32,
+}
+
+impl<B: AsRef<[u8]>> DeltaIndex<B> {
+    /// Indexes `base` (git's `create_delta_index`). Bases of 4 GiB or more
+    /// are indexed only in their first 4 GiB (copy offsets are 32-bit).
+    pub fn new(base: B) -> Self {
+        let bytes = base.as_ref();
+        let indexed = bytes.len().min(u32::MAX as usize - BLOCK);
+        let blocks = indexed / BLOCK;
+        let bits = (usize::BITS - blocks.max(1).leading_zeros()).clamp(4, 31);
+        let mut heads = vec![EMPTY; 1usize << bits];
+        let mut next = vec![EMPTY; blocks];
+        let shift = 32 - bits;
+        // Newest first in each chain: later blocks are found first, as in
+        // git, which helps when the target appends to the base.
+        for b in 0..blocks {
+            let h = bucket(window_hash(&bytes[b * BLOCK..b * BLOCK + BLOCK]), shift);
+            next[b] = heads[h];
+            heads[h] = b as u32;
+        }
+        DeltaIndex {
+            base,
+            heads,
+            next,
+            shift,
+            roll_out: ROLL.wrapping_pow(BLOCK as u32 - 1),
+        }
+    }
+
+    pub fn base(&self) -> &[u8] {
+        self.base.as_ref()
+    }
+
+    /// Heap bytes held by the index (not counting the base).
+    pub fn memory(&self) -> usize {
+        (self.heads.len() + self.next.len()) * 4
+    }
+
+    /// The delta turning the base into `target`, or `None` if it would be
+    /// longer than `max_size` bytes (git's `create_delta` with `max_size`).
+    pub fn encode(&self, target: &[u8], max_size: usize) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity((target.len() / 8 + 32).min(max_size.saturating_add(1)));
+        let base = self.base.as_ref();
+        push_varint(&mut out, base.len() as u64);
+        push_varint(&mut out, target.len() as u64);
+        let mut literal_start = 0usize;
+        let mut pos = 0usize;
+        let mut hash = 0u32;
+        // The target position `hash` is the window hash of (none yet).
+        let mut hashed_at = usize::MAX;
+        while pos + BLOCK <= target.len() {
+            if hashed_at != pos {
+                hash = window_hash(&target[pos..pos + BLOCK]);
+                hashed_at = pos;
+            }
+            let (mut moff, mut mlen) = self.longest_match(target, pos, hash);
+            if mlen >= MIN_COPY {
+                // Extend backward into the pending literal bytes.
+                while pos > literal_start && moff > 0 && base[moff - 1] == target[pos - 1] {
+                    pos -= 1;
+                    moff -= 1;
+                    mlen += 1;
+                }
+                push_inserts(&mut out, &target[literal_start..pos]);
+                push_copies(&mut out, moff, mlen);
+                if out.len() > max_size {
+                    return None;
+                }
+                pos += mlen;
+                literal_start = pos;
+                continue;
+            }
+            // No match: this byte is literal; roll the window one byte.
+            if pos + BLOCK < target.len() {
+                hash = hash
+                    .wrapping_sub(u32::from(target[pos]).wrapping_mul(self.roll_out))
+                    .wrapping_mul(ROLL)
+                    .wrapping_add(u32::from(target[pos + BLOCK]));
+                hashed_at = pos + 1;
+            }
+            pos += 1;
+            if pos - literal_start >= 4 * MAX_INSERT && out.len() + (pos - literal_start) > max_size
+            {
+                return None;
+            }
+        }
+        push_inserts(&mut out, &target[literal_start..]);
+        (out.len() <= max_size).then_some(out)
+    }
+
+    /// The longest match for `target[pos..]` among the candidates of the
+    /// bucket of `hash`: (base offset, length).
+    fn longest_match(&self, target: &[u8], pos: usize, hash: u32) -> (usize, usize) {
+        let mut best = (0usize, 0usize);
+        if self.next.is_empty() {
+            return best;
+        }
+        let base = self.base.as_ref();
+        let want = &target[pos..];
+        let mut block = self.heads[bucket(hash, self.shift)];
+        let mut tried = 0;
+        while block != EMPTY && tried < CHAIN_LIMIT {
+            tried += 1;
+            let off = block as usize * BLOCK;
+            let len = common_prefix(&base[off..], want);
+            if len > best.1 {
+                best = (off, len);
+                if off + len == base.len() || pos + len == target.len() {
+                    break; // cannot get longer
+                }
+            }
+            block = self.next[block as usize];
+        }
+        best
+    }
+}
+
+/// The delta turning `base` into `target`, or `None` if longer than
+/// `max_size` (pass `usize::MAX` for no limit). Indexes `base` once; use
+/// [`DeltaIndex`] to diff many targets against one base.
+pub fn encode_delta(base: &[u8], target: &[u8], max_size: usize) -> Option<Vec<u8>> {
+    DeltaIndex::new(base).encode(target, max_size)
+}
+
+fn window_hash(window: &[u8]) -> u32 {
+    window.iter().fold(0u32, |h, &b| {
+        h.wrapping_mul(ROLL).wrapping_add(u32::from(b))
+    })
+}
+
+fn bucket(hash: u32, shift: u32) -> usize {
+    // Fibonacci hashing spreads the polynomial hash over the top bits.
+    (hash.wrapping_mul(0x9e37_79b9) >> shift) as usize
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_le_bytes(a[i..i + 8].try_into().expect("8 bytes"))
+            ^ u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+fn push_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8 & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn push_inserts(out: &mut Vec<u8>, mut literal: &[u8]) {
+    while !literal.is_empty() {
+        let n = literal.len().min(MAX_INSERT);
+        out.push(n as u8);
+        out.extend_from_slice(&literal[..n]);
+        literal = &literal[n..];
+    }
+}
+
+/// Copy opcodes for `base[offset..offset + len]`, 64 KiB at most each.
+fn push_copies(out: &mut Vec<u8>, mut offset: usize, mut len: usize) {
+    while len > 0 {
+        let n = len.min(MAX_COPY);
+        let at = out.len();
+        out.push(0x80);
+        let mut cmd = 0x80u8;
+        for i in 0..4 {
+            let b = (offset >> (8 * i)) as u8;
+            if b != 0 {
+                out.push(b);
+                cmd |= 1 << i;
+            }
+        }
+        // A size of 0x10000 is encoded as no size bytes.
+        let size = if n == MAX_COPY { 0 } else { n };
+        for i in 0..3 {
+            let b = (size >> (8 * i)) as u8;
+            if b != 0 {
+                out.push(b);
+                cmd |= 1 << (4 + i);
+            }
+        }
+        out[at] = cmd;
+        offset += n;
+        len -= n;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pack::apply_delta;
+
+    /// xorshift64*: deterministic, no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+        fn bytes(&mut self, n: usize, alphabet: u8) -> Vec<u8> {
+            (0..n)
+                .map(|_| (self.next() % u64::from(alphabet)) as u8)
+                .collect()
+        }
+    }
+
+    fn roundtrip(base: &[u8], target: &[u8]) -> usize {
+        let delta = encode_delta(base, target, usize::MAX).expect("no size limit");
+        let mut out = Vec::new();
+        apply_delta(base, &delta, &mut out).expect("the delta applies");
+        assert!(out == target, "delta does not reproduce the target");
+        delta.len()
+    }
+
+    /// A mutated copy of `base`: random inserts, deletes, replacements and
+    /// moved blocks, like successive versions of a file.
+    fn mutate(rng: &mut Rng, base: &[u8], edits: usize) -> Vec<u8> {
+        let mut t = base.to_vec();
+        for _ in 0..edits {
+            let at = rng.below(t.len() + 1);
+            match rng.below(4) {
+                0 => {
+                    let n = rng.below(40);
+                    let ins = rng.bytes(n, 255);
+                    t.splice(at..at, ins);
+                }
+                1 => {
+                    let end = (at + rng.below(60)).min(t.len());
+                    t.drain(at..end);
+                }
+                2 => {
+                    let end = (at + rng.below(10)).min(t.len());
+                    for b in &mut t[at..end] {
+                        *b = b.wrapping_add(1);
+                    }
+                }
+                _ => {
+                    let from = rng.below(t.len() + 1);
+                    let end = (from + rng.below(200)).min(t.len());
+                    let block = t[from..end].to_vec();
+                    t.splice(at..at, block);
+                }
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn edge_cases_round_trip() {
+        let mut rng = Rng(7);
+        let some = rng.bytes(1000, 255);
+        for (base, target) in [
+            (&b""[..], &b""[..]),
+            (b"", b"x"),
+            (b"x", b""),
+            (b"abc", b"abc"),
+            (&some[..], &some[..]),
+            (&some[..], b""),
+            (b"", &some[..]),
+            (&some[..10], &some[..]),
+            (&some[..], &some[500..520]),
+        ] {
+            roundtrip(base, target);
+        }
+    }
+
+    #[test]
+    fn identical_inputs_give_a_tiny_delta() {
+        let mut rng = Rng(1);
+        let data = rng.bytes(300_000, 255);
+        // 300 KB in five 64 KiB copies: a few bytes each.
+        assert!(roundtrip(&data, &data) < 40);
+    }
+
+    #[test]
+    fn different_inputs_are_all_inserts() {
+        let mut rng = Rng(2);
+        let base = rng.bytes(5000, 255);
+        let target = rng.bytes(5000, 255);
+        let len = roundtrip(&base, &target);
+        assert!(len <= 5000 + 5000 / 127 + 1 + 8);
+    }
+
+    #[test]
+    fn max_size_is_respected() {
+        let mut rng = Rng(3);
+        let base = rng.bytes(5000, 255);
+        let target = rng.bytes(5000, 255);
+        assert!(encode_delta(&base, &target, 100).is_none());
+        let d = encode_delta(&base, &base, 100).expect("small delta");
+        assert!(d.len() <= 100);
+    }
+
+    #[test]
+    fn random_pairs_round_trip() {
+        let mut rng = Rng(0x5eed);
+        for round in 0..400 {
+            let len = match round % 4 {
+                0 => rng.below(40),
+                1 => rng.below(600),
+                2 => rng.below(10_000),
+                _ => rng.below(100_000),
+            };
+            // Small alphabets make repetitive data and long hash chains.
+            let alphabet = [2u8, 4, 26, 255][rng.below(4)];
+            let base = rng.bytes(len, alphabet);
+            let target = match rng.below(3) {
+                0 => {
+                    let edits = 1 + rng.below(30);
+                    mutate(&mut rng, &base, edits)
+                }
+                1 => {
+                    let n = rng.below(len + 1);
+                    rng.bytes(n, alphabet)
+                }
+                _ => {
+                    let mut t = mutate(&mut rng, &base, 3);
+                    t.reverse();
+                    t
+                }
+            };
+            let index = DeltaIndex::new(&base);
+            let delta = index.encode(&target, usize::MAX).expect("no limit");
+            let mut out = Vec::new();
+            apply_delta(&base, &delta, &mut out).expect("applies");
+            assert!(out == target, "round {round}");
+            // The limit is exact: the same delta passes, one byte less fails.
+            assert!(index.encode(&target, delta.len()).is_some());
+            assert!(index.encode(&target, delta.len() - 1).is_none());
+        }
+    }
+
+    #[test]
+    fn similar_texts_give_small_deltas() {
+        let mut rng = Rng(11);
+        let base: Vec<u8> = (0..2000)
+            .flat_map(|i| format!("line {i}: {}\n", rng.next()).into_bytes())
+            .collect();
+        let target = mutate(&mut rng, &base, 10);
+        let len = roundtrip(&base, &target);
+        assert!(len < target.len() / 20, "delta {len} of {}", target.len());
+    }
+
+    #[test]
+    fn bases_over_16_mib_round_trip() {
+        let mut rng = Rng(99);
+        let base = rng.bytes(17 << 20, 255);
+        let mut target = base[(16 << 20) + 5..].to_vec();
+        target.extend_from_slice(b"a change at the end");
+        target.extend_from_slice(&base[..100_000]);
+        target.extend_from_slice(&base[(8 << 20)..(8 << 20) + 70_000]);
+        let len = roundtrip(&base, &target);
+        assert!(len < 200, "delta {len}");
+    }
+
+    #[test]
+    fn real_inputs_round_trip() {
+        // This crate's own sources, each against the next: real text pairs.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/pack");
+        let mut files: Vec<Vec<u8>> = std::fs::read_dir(dir)
+            .expect("src/pack exists")
+            .filter_map(|e| std::fs::read(e.ok()?.path()).ok())
+            .collect();
+        files.sort();
+        for pair in files.windows(2) {
+            roundtrip(&pair[0], &pair[1]);
+            roundtrip(&pair[1], &pair[0]);
+            let mut rng = Rng(pair[0].len() as u64 + 1);
+            let edited = mutate(&mut rng, &pair[0], 5);
+            assert!(roundtrip(&pair[0], &edited) < pair[0].len() / 4 + 64);
+        }
+    }
+}
