@@ -31,6 +31,7 @@ impl Dest {
     /// skeleton, and takes the lock. With `force`, an earlier unfinished
     /// git-rehash output at DEST is removed first.
     pub fn create(path: &Path, force: bool) -> Result<Self, ConvertError> {
+        super::lock_check::refuse_if_locked(path)?;
         if path.exists() {
             let empty = fs::read_dir(path)
                 .map_err(|e| ConvertError::io(path, e))?

@@ -58,6 +58,15 @@ pub enum ConvertError {
         file: String,
         offset: u64,
     },
+    #[error(
+        "pack index {idx}: object {id} is at offset {offset}, outside the pack's entries (12..{data_end}); the index does not describe this pack"
+    )]
+    IdxOffsetOutOfRange {
+        idx: PathBuf,
+        id: ObjectId,
+        offset: u64,
+        data_end: u64,
+    },
     #[error("object {id} is listed in a pack index but was never decoded from its pack")]
     NotDecoded { id: ObjectId },
     #[error("{kind} {id} is malformed: {reason}")]

@@ -11,12 +11,14 @@ mod dest;
 mod error;
 mod gitlinks;
 mod inventory;
+mod lock_check;
 mod map_pass;
 mod progress;
 mod scan;
 mod schedule;
 mod source;
 mod table;
+mod verify;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

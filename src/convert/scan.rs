@@ -69,7 +69,6 @@ pub fn scan(
     {
         let table_ref: &ObjectTable = table;
         for (pack_no, pack) in inventory.packs.iter().enumerate() {
-            let pack_path = &inventory.pack_paths[pack_no];
             let external = |id: &ObjectId| inventory.read_external(table_ref, id);
             let visit = |index: u32,
                          offset: u64,
@@ -89,7 +88,9 @@ pub fn scan(
                 {
                     return Ok(());
                 }
-                check_name(&expected, kind, body, || pack_path.display().to_string())?;
+                check_name(&expected, kind, body, || {
+                    pack.data.path().display().to_string()
+                })?;
                 record(table_ref, &sink, at, kind, body, opts)?;
                 progress.advance(1);
                 Ok(())
