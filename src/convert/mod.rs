@@ -6,6 +6,8 @@
 //! created, so a refusal leaves nothing behind.
 
 mod blob_pass;
+#[cfg(test)]
+mod collision_tests;
 mod deflate;
 mod dest;
 mod error;
