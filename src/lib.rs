@@ -9,9 +9,12 @@
 //! - [`refs`]: refs, packed-refs, HEAD, reflogs: read and translate.
 //! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
 //! - [`convert`]: the orchestration of a whole conversion.
+//! - `fuzzing`: entry points for the fuzz targets in `fuzz/` (hidden).
 
 pub mod cli;
 pub mod convert;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gitconfig;
 pub mod hash;
 pub mod idmap;
