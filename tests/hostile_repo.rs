@@ -273,5 +273,13 @@ fn disk_full_while_writing_dest() {
     // Visibly incomplete: no config; no leftover lock; a new run says how
     // to start over.
     assert!(!dest.join("rehash/convert.lock").exists(), "lock released");
+    let leftovers: Vec<_> = std::fs::read_dir(dest.join("objects/pack"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "temporary pack removed: {leftovers:?}"
+    );
     source.refused_into(&dest, &[], &["unfinished git-rehash conversion", "--force"]);
 }
