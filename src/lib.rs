@@ -11,9 +11,12 @@
 //! - [`convert`]: the orchestration of a whole conversion.
 //! - [`textmap`]: rewriting SHA-1 names quoted in free text (no SQLite).
 //! - [`verify`]: an independent check of a finished conversion.
+//! - `fuzzing`: entry points for the fuzz targets in `fuzz/` (hidden).
 
 pub mod cli;
 pub mod convert;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod gitconfig;
 pub mod hash;
 pub mod idmap;

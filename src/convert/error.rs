@@ -29,7 +29,7 @@ pub enum ConvertError {
     #[error("{}", dest_exists_message(path, *ours))]
     DestExists { path: PathBuf, ours: bool },
     #[error(
-        "another git-rehash is converting into this destination (lock file {lock}); if no such process runs, remove the lock file"
+        "another git-rehash is converting into this destination (it holds the lock file {lock}); wait for it to finish or stop it first"
     )]
     Locked { lock: PathBuf },
     #[error(transparent)]
@@ -57,6 +57,15 @@ pub enum ConvertError {
         id: ObjectId,
         file: String,
         offset: u64,
+    },
+    #[error(
+        "pack index {idx}: object {id} is at offset {offset}, outside the pack's entries (12..{data_end}); the index does not describe this pack"
+    )]
+    IdxOffsetOutOfRange {
+        idx: PathBuf,
+        id: ObjectId,
+        offset: u64,
+        data_end: u64,
     },
     #[error("object {id} is listed in a pack index but was never decoded from its pack")]
     NotDecoded { id: ObjectId },

@@ -46,6 +46,7 @@ impl Inventory {
         let mut objects = Vec::new();
         for (pack_no, idx_path) in idx_paths.iter().enumerate() {
             let pack = Pack::open(idx_path, HashKind::Sha1)?;
+            super::verify::verify_pack(&pack)?;
             let idx = &pack.idx;
             objects.reserve(idx.num_objects() as usize);
             for i in 0..idx.num_objects() {

@@ -11,6 +11,8 @@
 //! DEST is created, so a refusal leaves nothing behind.
 
 mod blob_pass;
+#[cfg(test)]
+mod collision_tests;
 mod compat_map;
 mod deflate;
 mod dest;
@@ -29,6 +31,7 @@ mod scan;
 mod schedule;
 mod source;
 mod table;
+mod verify;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

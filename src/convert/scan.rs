@@ -99,7 +99,7 @@ pub fn scan(
     {
         let table_ref: &ObjectTable = table;
         for (pack_no, pack) in inventory.packs.iter().enumerate() {
-            let pack_path = &inventory.pack_paths[pack_no];
+            let pack_path = pack.data.path();
             let new = &mut new_in[pack_no];
             if new.is_empty() {
                 continue;

@@ -4,6 +4,8 @@
 //! Every id carries its hash kind, so conversion code always says which side
 //! of the SHA-1 -> SHA-256 translation it is on.
 
+#[cfg(test)]
+pub(crate) mod collision_hook;
 mod kind;
 mod object_hash;
 mod oid;

@@ -48,7 +48,9 @@ impl Pack {
         }
         if idx.pack_checksum() != data.checksum() {
             return Err(mismatch(
-                "the pack checksum recorded in the index differs".into(),
+                "the pack's trailing checksum differs from the copy in the index \
+                 (the pack is truncated or damaged, or the index is from another pack)"
+                    .into(),
             ));
         }
         Ok(Pack { idx, data })

@@ -17,7 +17,7 @@ use rayon::prelude::*;
 use super::delta::apply_delta;
 use super::entry::EntryKind;
 use super::error::PackError;
-use super::resolve::Pack;
+use super::resolve::{MAX_CHAIN_DEPTH, Pack};
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 
@@ -194,17 +194,26 @@ impl Pack {
         };
 
         // Reachability: whatever no base leads to sits on a REF_DELTA cycle.
+        // Chain depth is bounded as in `read_at`, so a pack the traversal
+        // accepts is one random access can read back.
         let mut reached = vec![false; n];
-        let mut stack: Vec<u32> = forest.roots.clone();
+        let mut stack: Vec<(u32, usize)> = forest.roots.iter().map(|&p| (p, 0)).collect();
         stack.extend(
             forest
                 .external
                 .iter()
-                .flat_map(|(_, kids)| kids.iter().copied()),
+                .flat_map(|(_, kids)| kids.iter().map(|&p| (p, 1))),
         );
-        while let Some(pos) = stack.pop() {
+        while let Some((pos, depth)) = stack.pop() {
+            if depth > MAX_CHAIN_DEPTH {
+                return Err(PackError::ChainTooDeep {
+                    path: path(),
+                    offset: forest.nodes[pos as usize].0,
+                    max_depth: MAX_CHAIN_DEPTH,
+                });
+            }
             reached[pos as usize] = true;
-            stack.extend_from_slice(forest.children_of(pos));
+            stack.extend(forest.children_of(pos).iter().map(|&c| (c, depth + 1)));
         }
         if let Some(pos) = reached.iter().position(|r| !r) {
             return Err(PackError::DeltaCycle {
