@@ -65,8 +65,14 @@ corpus() { # size -> path of a bare repository
     echo "$dir"
 }
 
-# run LABEL CMD... : runs CMD under /usr/bin/time, sampling the anonymous
-# RSS of the process tree; appends "label wall cpu maxrss_kb maxanon_kb".
+descendants() { # PID -> PID and all its descendants
+    echo "$1"
+    local c
+    for c in $(pgrep -P "$1" 2>/dev/null); do descendants "$c"; done
+}
+
+# run LABEL CMD... : runs CMD under /usr/bin/time, sampling the largest
+# anonymous RSS of any process in its tree; appends "label wall cpu maxrss_kb maxanon_kb".
 run() {
     local label=$1
     shift
@@ -75,7 +81,7 @@ run() {
     local pid=$! peak=0
     while kill -0 "$pid" 2>/dev/null; do
         local anon=0 p
-        for p in $pid $(pgrep -P "$pid" 2>/dev/null) $(pgrep -g "$pid" 2>/dev/null); do
+        for p in $(descendants "$pid"); do
             local a
             a=$(awk '/^RssAnon:/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
             [[ -n $a && $a -gt $anon ]] && anon=$a
