@@ -2,6 +2,7 @@
 //! object table, plus a reader that fetches any object's bytes.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::ConvertError;
 use super::source::SourceRepo;
@@ -11,12 +12,20 @@ use crate::loose;
 use crate::object::ObjectKind;
 use crate::pack::{DeltaCache, Pack};
 
+/// Objects up to this size are kept in the caller's delta cache after a read.
+const CACHE_OBJECT_LIMIT: usize = 4 << 20;
+
 /// The source's object stores, opened read-only (packs are memory-mapped).
 pub struct Inventory {
     pub packs: Vec<Pack>,
     pub pack_paths: Vec<PathBuf>,
     pub objects_dir: PathBuf,
+    /// Unique per opened inventory: with the pack number, it names a pack
+    /// for [`DeltaCache::claim`] (caches outlive an inventory: thread-locals).
+    generation: u64,
 }
+
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 
 impl Inventory {
     /// Opens every `objects/pack/*.idx` (with its `.pack`) and lists the loose
@@ -75,6 +84,7 @@ impl Inventory {
                 packs,
                 pack_paths: idx_paths,
                 objects_dir: source.objects_dir.clone(),
+                generation: NEXT_GENERATION.fetch_add(1, Ordering::Relaxed),
             },
             table,
         ))
@@ -91,7 +101,16 @@ impl Inventory {
         match table.location(i) {
             Location::Packed { pack, offset } => {
                 let external = |id: &ObjectId| self.read_external(table, id);
-                Ok(self.packs[pack as usize].read_at(offset, cache, &external, out)?)
+                // The cache is keyed by offset: it must hold this pack only.
+                cache.claim((self.generation << 32) | u64::from(pack));
+                let kind = self.packs[pack as usize].read_at(offset, cache, &external, out)?;
+                // Reads come in pack order (see schedule.rs), so the object
+                // just read is likely the base of the next one: keep it.
+                // (`read_at` caches only the bases it walked through.)
+                if out.len() <= CACHE_OBJECT_LIMIT {
+                    cache.insert(offset, kind, out.clone());
+                }
+                Ok(kind)
             }
             Location::Loose => {
                 let (kind, body) = loose::read_loose(&self.objects_dir, &table.sha1(i))?;

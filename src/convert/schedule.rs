@@ -6,7 +6,7 @@
 //! lands in a wave after that tag.
 
 use super::ConvertError;
-use super::table::ObjectTable;
+use super::table::{Location, ObjectTable};
 use crate::object::ObjectKind;
 
 /// The waves, in order; every tree, commit and tag without a map row
@@ -53,6 +53,10 @@ pub fn waves(
             }
         }
         placed += current.len();
+        // Source order within a wave: a delta's base precedes it in its
+        // pack, so the map pass finds bases in its delta cache instead of
+        // walking each chain from the top (SHA-1 order is random access).
+        current.sort_unstable_by_key(|&i| source_order(table, i));
         waves.push(std::mem::replace(&mut current, next));
     }
     let to_translate = table
@@ -76,4 +80,12 @@ pub fn waves(
 /// Trees, commits and tags not converted by an earlier run.
 fn needs_translation(table: &ObjectTable, i: u32) -> bool {
     table.kind(i) != Some(ObjectKind::Blob) && !table.is_mapped(i)
+}
+
+/// (pack, offset) of a packed object; loose objects last, by table index.
+fn source_order(table: &ObjectTable, i: u32) -> (u32, u64) {
+    match table.location(i) {
+        Location::Packed { pack, offset } => (pack, offset),
+        Location::Loose => (u32::MAX, u64::from(i)),
+    }
 }

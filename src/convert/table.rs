@@ -78,15 +78,25 @@ impl ObjectTable {
     }
 
     /// The index of a SHA-1 id, if the source has that object.
+    ///
+    /// Buckets hold about one id, so a short bucket is scanned with an
+    /// inlined fixed-size equality (no `memcmp` call; this lookup runs for
+    /// every tree entry, twice); a long bucket (ids crafted to share a
+    /// prefix) falls back to binary search so it cannot go quadratic.
+    #[inline]
     pub fn find(&self, id: &[u8; 20]) -> Option<u32> {
         let p = prefix(id, self.bits);
         let (lo, hi) = (self.fanout[p] as usize, self.fanout[p + 1] as usize);
-        self.sha1[lo..hi]
-            .binary_search(id)
-            .ok()
-            .map(|i| (lo + i) as u32)
+        let bucket = &self.sha1[lo..hi];
+        let at = if bucket.len() <= LINEAR_BUCKET {
+            bucket.iter().position(|candidate| same_id(candidate, id))
+        } else {
+            bucket.binary_search(id).ok()
+        };
+        at.map(|i| (lo + i) as u32)
     }
 
+    #[inline]
     pub fn find_id(&self, id: &ObjectId) -> Option<u32> {
         match id {
             ObjectId::Sha1(raw) => self.find(raw),
@@ -175,6 +185,19 @@ pub fn well_known_pair(id: &ObjectId) -> Option<ObjectId> {
     }
 }
 
+/// Buckets up to this length are scanned linearly.
+const LINEAR_BUCKET: usize = 8;
+
+/// Equality of two SHA-1 ids as three word compares.
+#[inline(always)]
+fn same_id(a: &[u8; 20], b: &[u8; 20]) -> bool {
+    let word = |x: &[u8; 20], at: usize| {
+        u64::from_ne_bytes(x[at..at + 8].try_into().expect("8 bytes within 20"))
+    };
+    let tail = |x: &[u8; 20]| u32::from_ne_bytes(x[16..20].try_into().expect("4 bytes within 20"));
+    (word(a, 0) ^ word(b, 0)) | (word(a, 8) ^ word(b, 8)) | u64::from(tail(a) ^ tail(b)) == 0
+}
+
 fn prefix(id: &[u8; 20], bits: u32) -> usize {
     let lead = u32::from_be_bytes([id[0], id[1], id[2], id[3]]);
     (lead >> (32 - bits)) as usize
@@ -204,6 +227,29 @@ mod tests {
             }
             assert_eq!(table.find(&id(n + 1)), None);
         }
+    }
+
+    #[test]
+    fn long_buckets_of_shared_prefixes_are_searched() {
+        // Ids crafted to share their leading bytes land in one bucket.
+        let ids: Vec<[u8; 20]> = (0..100u32)
+            .map(|n| {
+                let mut raw = id(n);
+                raw[..4].copy_from_slice(&[0xab, 0xcd, 0xef, 0x01]);
+                raw
+            })
+            .collect();
+        let table = ObjectTable::new(ids.iter().map(|&i| (i, Location::Loose)).collect());
+        for i in &ids {
+            assert_eq!(
+                table.sha1(table.find(i).expect("present")),
+                ObjectId::Sha1(*i)
+            );
+        }
+        let mut absent = ids[0];
+        absent[19] ^= 0xff;
+        assert!(!ids.contains(&absent));
+        assert_eq!(table.find(&absent), None);
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub struct DeltaCache {
     entries: HashMap<u64, Cached>,
     /// stamp -> offset, oldest first.
     order: BTreeMap<u64, u64>,
+    /// Which pack the cached offsets belong to (see [`DeltaCache::claim`]).
+    owner: u64,
 }
 
 impl DeltaCache {
@@ -33,6 +35,20 @@ impl DeltaCache {
             clock: 0,
             entries: HashMap::new(),
             order: BTreeMap::new(),
+            owner: 0,
+        }
+    }
+
+    /// Offsets only mean something within one pack. A cache shared by
+    /// readers of several packs (a thread-local one, say) is claimed with
+    /// an id unique to the pack before each use; a different owner than
+    /// last time empties it.
+    pub fn claim(&mut self, owner: u64) {
+        if self.owner != owner {
+            self.entries.clear();
+            self.order.clear();
+            self.used = 0;
+            self.owner = owner;
         }
     }
 
@@ -125,5 +141,13 @@ mod tests {
         c.insert(3, ObjectKind::Tree, vec![3; 2]); // replace keeps accounting right
         assert_eq!(c.used_bytes(), 6);
         assert_eq!(c.len(), 2);
+        c.claim(7);
+        assert!(
+            c.is_empty() && c.used_bytes() == 0,
+            "another pack's offsets"
+        );
+        c.insert(3, ObjectKind::Tree, vec![3; 2]);
+        c.claim(7);
+        assert_eq!(c.len(), 1, "same owner keeps its entries");
     }
 }
