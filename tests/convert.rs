@@ -454,7 +454,7 @@ fn summary_mentions_objects_and_refs() {
 }
 
 #[test]
-fn source_blob_deltas_are_copied_as_deltas() {
+fn source_deltas_are_reused_for_blobs_and_remade_for_trees() {
     let converted = converted_default();
     let source_deltas: usize = pack_files(&default_repo().git_dir())
         .iter()
@@ -475,10 +475,15 @@ fn source_blob_deltas_are_copied_as_deltas() {
         .collect();
     assert!(
         !dest_deltas.is_empty(),
-        "blob deltas of the source pack are reused"
+        "deltas of the source pack are reused"
     );
-    for entry in &dest_deltas {
-        let kind = git(&converted.dest, &["cat-file", "-t", &entry.id]);
-        assert_eq!(kind, "blob", "only blob deltas are copied ({})", entry.id);
-    }
+    let kinds: BTreeSet<String> = dest_deltas
+        .iter()
+        .map(|e| git(&converted.dest, &["cat-file", "-t", &e.id]))
+        .collect();
+    assert!(kinds.contains("blob"), "blob deltas are copied: {kinds:?}");
+    assert!(
+        kinds.contains("tree"),
+        "tree deltas are made anew: {kinds:?}"
+    );
 }

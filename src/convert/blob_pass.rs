@@ -18,11 +18,12 @@ use super::ConvertError;
 use super::deflate::deflate;
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
+use super::pack_layout::PackLayout;
 use super::progress::Progress;
 use super::table::{Location, ObjectTable};
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
-use crate::pack::{DeltaCache, EntryKind, Pack};
+use crate::pack::{DeltaCache, EntryKind};
 
 const CHUNK: usize = 4096;
 
@@ -39,41 +40,6 @@ enum Payload<'a> {
         zlib: &'a [u8],
     },
     Deflated(Vec<u8>),
-}
-
-/// A pack's entries by offset: (offset, position in the idx), sorted, so a
-/// delta's base offset can be turned into the base's name.
-struct PackLayout {
-    by_offset: Vec<(u64, u32)>,
-    data_end: u64,
-}
-
-impl PackLayout {
-    fn new(pack: &Pack) -> Self {
-        let mut by_offset: Vec<(u64, u32)> = (0..pack.idx.num_objects())
-            .map(|i| (pack.idx.offset_at(i), i))
-            .collect();
-        by_offset.sort_unstable();
-        PackLayout {
-            by_offset,
-            data_end: pack.data.data_end() as u64,
-        }
-    }
-
-    /// The end of the entry at `offset`: the next entry's offset, or the
-    /// start of the trailer.
-    fn entry_end(&self, offset: u64) -> u64 {
-        let i = self.by_offset.partition_point(|&(o, _)| o <= offset);
-        self.by_offset.get(i).map_or(self.data_end, |&(o, _)| o)
-    }
-
-    /// The idx position of the entry starting at `offset`.
-    fn position_at(&self, offset: u64) -> Option<u32> {
-        self.by_offset
-            .binary_search_by_key(&offset, |&(o, _)| o)
-            .ok()
-            .map(|i| self.by_offset[i].1)
-    }
 }
 
 pub fn blob_pass(
@@ -151,13 +117,7 @@ fn payload<'a>(
         let pack = &inventory.packs[pack_no as usize];
         let layout = &layouts[pack_no as usize];
         let entry = pack.data.entry_at(offset)?;
-        let base = match &entry.kind {
-            EntryKind::Base(_) => None,
-            EntryKind::OfsDelta { base_offset } => {
-                layout.position_at(*base_offset).map(|i| pack.idx.oid_at(i))
-            }
-            EntryKind::RefDelta { base_id } => Some(*base_id),
-        };
+        let base = layout.delta_base(pack, &entry.kind);
         let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
         if copyable {
             let whole = pack.data.raw(offset..layout.entry_end(offset))?;

@@ -5,9 +5,16 @@
 //! deflated in parallel, then appended to the pack in a fixed order, so the
 //! output does not depend on the thread count. The output is segmented
 //! (`journal.rs`): a chunk boundary is where Ctrl-C stops a run.
+//!
+//! Deltas: an object the source pack stores as a delta against another
+//! object of an earlier chunk is stored as a delta against that object's
+//! translated form, made anew (ids grow from 20 to 32 bytes, so the source
+//! delta cannot be reused). The base is read and translated again, which is
+//! much cheaper than deflating the whole object; the delta is used when the
+//! base sits in the same output segment, else the object is stored whole.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
 
@@ -15,11 +22,13 @@ use super::ConvertError;
 use super::deflate::deflate;
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
+use super::pack_layout::PackLayout;
 use super::progress::Progress;
-use super::table::ObjectTable;
+use super::table::{Location, ObjectTable};
 use crate::hash::{HashKind, ObjectId, sha256_object_id};
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
+use crate::pack::write::encode_delta;
 use crate::translate::{TranslateOptions, translate_object};
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
@@ -39,15 +48,30 @@ pub struct MapOutcome {
     /// Unknown commit header fields copied verbatim, by name.
     pub unknown_headers: BTreeMap<String, u64>,
     pub translated: u64,
+    /// Objects stored as deltas against their source delta base.
+    pub deltas: u64,
 }
 
 struct Translated {
     at: u32,
     kind: ObjectKind,
     sha256: [u8; 32],
-    size: u64,
-    zlib: Vec<u8>,
+    stored: Stored,
     unknown_headers: Vec<String>,
+}
+
+/// How a translated object goes into the pack.
+enum Stored {
+    /// Whole: its zlib stream.
+    Whole { size: u64, zlib: Vec<u8> },
+    /// A delta against `base` (SHA-256), with the body kept in case the
+    /// base is not in the current segment.
+    Delta {
+        base: ObjectId,
+        delta_size: u64,
+        zlib: Vec<u8>,
+        body: Vec<u8>,
+    },
 }
 
 pub fn map_pass(
@@ -62,17 +86,53 @@ pub fn map_pass(
     let total: usize = waves.iter().map(Vec::len).sum();
     progress.start("translating trees, commits, tags", Some(total as u64));
     let mut outcome = MapOutcome::default();
+    let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     for wave in waves {
         for chunk in wave.chunks(CHUNK) {
-            let table_ref: &ObjectTable = table;
-            let done: Vec<Translated> = chunk
+            // Name the whole chunk first, so that an object can be a delta
+            // against an earlier object of the same chunk.
+            let named: Vec<Named> = chunk
                 .par_iter()
-                .map(|&at| translate_one(inventory, table_ref, at, opts, level))
+                .map(|&at| name_one(inventory, table, at, opts))
+                .collect::<Result<_, _>>()?;
+            for n in &named {
+                table.set_sha256(n.at, n.sha256);
+            }
+            let position: HashMap<u32, usize> =
+                named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
+            let table_ref: &ObjectTable = table;
+            let done: Vec<Translated> = named
+                .par_iter()
+                .enumerate()
+                .map(|(k, n)| {
+                    store_one(
+                        inventory, table_ref, &layouts, &named, &position, k, n, opts, level,
+                    )
+                })
                 .collect::<Result<_, _>>()?;
             for t in done {
-                table.set_sha256(t.at, t.sha256);
                 let sha1 = table.sha1(t.at);
-                pack.add_compressed(sha1, ObjectId::Sha256(t.sha256), t.kind, t.size, &t.zlib)?;
+                let sha256 = ObjectId::Sha256(t.sha256);
+                match t.stored {
+                    Stored::Whole { size, zlib } => {
+                        pack.add_compressed(sha1, sha256, t.kind, size, &zlib)?
+                    }
+                    Stored::Delta {
+                        base,
+                        delta_size,
+                        zlib,
+                        body,
+                    } => {
+                        if pack
+                            .add_delta_compressed(sha1, sha256, t.kind, &base, delta_size, &zlib)?
+                        {
+                            outcome.deltas += 1;
+                        } else {
+                            let zlib = deflate(&body, level);
+                            pack.add_compressed(sha1, sha256, t.kind, body.len() as u64, &zlib)?;
+                        }
+                    }
+                }
                 for name in t.unknown_headers {
                     *outcome.unknown_headers.entry(name).or_default() += 1;
                 }
@@ -86,13 +146,77 @@ pub fn map_pass(
     Ok(outcome)
 }
 
-fn translate_one(
+/// A translated object of the current chunk and its SHA-256 name.
+struct Named {
+    at: u32,
+    kind: ObjectKind,
+    sha256: [u8; 32],
+    body: Vec<u8>,
+    unknown_headers: Vec<String>,
+}
+
+fn name_one(
     inventory: &Inventory,
     table: &ObjectTable,
     at: u32,
     opts: TranslateOptions,
+) -> Result<Named, ConvertError> {
+    let (kind, body, notes) = read_translated(inventory, table, at, opts)?;
+    let ObjectId::Sha256(sha256) = sha256_object_id(kind, &body) else {
+        unreachable!("sha256_object_id returns SHA-256 ids")
+    };
+    Ok(Named {
+        at,
+        kind,
+        sha256,
+        body,
+        unknown_headers: notes.unknown_headers,
+    })
+}
+
+/// Decides how the `k`-th object of the chunk is stored, and compresses it.
+#[allow(clippy::too_many_arguments)]
+fn store_one(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    layouts: &[PackLayout],
+    chunk: &[Named],
+    position: &HashMap<u32, usize>,
+    k: usize,
+    named: &Named,
+    opts: TranslateOptions,
     level: u32,
 ) -> Result<Translated, ConvertError> {
+    let out = &named.body;
+    let stored =
+        match delta_against_source_base(inventory, table, layouts, chunk, position, k, opts)? {
+            Some((base, delta)) => Stored::Delta {
+                base,
+                delta_size: delta.len() as u64,
+                zlib: deflate(&delta, level),
+                body: out.clone(),
+            },
+            None => Stored::Whole {
+                size: out.len() as u64,
+                zlib: deflate(out, level),
+            },
+        };
+    Ok(Translated {
+        at: named.at,
+        kind: named.kind,
+        sha256: named.sha256,
+        stored,
+        unknown_headers: named.unknown_headers.clone(),
+    })
+}
+
+/// Object `at` of the source, translated to its SHA-256 form.
+fn read_translated(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    at: u32,
+    opts: TranslateOptions,
+) -> Result<(ObjectKind, Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
     let mut body = Vec::new();
     let kind = CACHE.with_borrow_mut(|cache| inventory.read(table, at, cache, &mut body))?;
     let mut out = Vec::with_capacity(body.len() + body.len() / 2);
@@ -111,15 +235,48 @@ fn translate_one(
         kind,
         source,
     })?;
-    let ObjectId::Sha256(sha256) = sha256_object_id(kind, &out) else {
-        unreachable!("sha256_object_id returns SHA-256 ids")
+    Ok((kind, out, notes))
+}
+
+/// A delta of the `k`-th object of the chunk against the translated form of
+/// the object the source pack made it a delta of, when that object is
+/// already written (an earlier chunk, or earlier in this chunk, which is in
+/// source order) and the delta is worth it.
+fn delta_against_source_base(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    layouts: &[PackLayout],
+    chunk: &[Named],
+    position: &HashMap<u32, usize>,
+    k: usize,
+    opts: TranslateOptions,
+) -> Result<Option<(ObjectId, Vec<u8>)>, ConvertError> {
+    let target = &chunk[k].body;
+    let Location::Packed { pack, offset } = table.location(chunk[k].at) else {
+        return Ok(None);
     };
-    Ok(Translated {
-        at,
-        kind,
-        sha256,
-        size: out.len() as u64,
-        zlib: deflate(&out, level),
-        unknown_headers: notes.unknown_headers,
-    })
+    let source = &inventory.packs[pack as usize];
+    let entry = source.data.entry_at(offset)?;
+    let Some(base_sha1) = layouts[pack as usize].delta_base(source, &entry.kind) else {
+        return Ok(None);
+    };
+    let Some(base_at) = table.find_id(&base_sha1) else {
+        return Ok(None);
+    };
+    let Some(base_sha256) = table.sha256(base_at) else {
+        // Not named yet (a later wave): no base to point at.
+        return Ok(None);
+    };
+    // As pack-objects: a delta must save at least half of the object.
+    let max_size = target.len() / 2;
+    let delta = match position.get(&base_at) {
+        Some(&j) if j < k => encode_delta(&chunk[j].body, target, max_size),
+        // Later in this chunk: written after us, so it cannot be our base.
+        Some(_) => None,
+        None => {
+            let (_, base_out, _) = read_translated(inventory, table, base_at, opts)?;
+            encode_delta(&base_out, target, max_size)
+        }
+    };
+    Ok(delta.map(|delta| (base_sha256, delta)))
 }

@@ -23,6 +23,7 @@ mod interop;
 mod inventory;
 mod journal;
 mod map_pass;
+mod pack_layout;
 mod progress;
 mod resume;
 mod resume_hooks;

@@ -1,0 +1,51 @@
+//! Where a source pack's entries are: by offset, so an entry's extent and a
+//! delta's base can be found without decoding anything.
+
+use crate::hash::ObjectId;
+use crate::pack::{EntryKind, Pack};
+
+/// A pack's entries by offset: (offset, position in the idx), sorted, so a
+/// delta's base offset can be turned into the base's name.
+pub struct PackLayout {
+    by_offset: Vec<(u64, u32)>,
+    data_end: u64,
+}
+
+impl PackLayout {
+    pub fn new(pack: &Pack) -> Self {
+        let mut by_offset: Vec<(u64, u32)> = (0..pack.idx.num_objects())
+            .map(|i| (pack.idx.offset_at(i), i))
+            .collect();
+        by_offset.sort_unstable();
+        PackLayout {
+            by_offset,
+            data_end: pack.data.data_end() as u64,
+        }
+    }
+
+    /// The end of the entry at `offset`: the next entry's offset, or the
+    /// start of the trailer.
+    pub fn entry_end(&self, offset: u64) -> u64 {
+        let i = self.by_offset.partition_point(|&(o, _)| o <= offset);
+        self.by_offset.get(i).map_or(self.data_end, |&(o, _)| o)
+    }
+
+    /// The idx position of the entry starting at `offset`.
+    fn position_at(&self, offset: u64) -> Option<u32> {
+        self.by_offset
+            .binary_search_by_key(&offset, |&(o, _)| o)
+            .ok()
+            .map(|i| self.by_offset[i].1)
+    }
+
+    /// The SHA-1 name of the object an entry is a delta against, if it is one.
+    pub fn delta_base(&self, pack: &Pack, kind: &EntryKind) -> Option<ObjectId> {
+        match kind {
+            EntryKind::Base(_) => None,
+            EntryKind::OfsDelta { base_offset } => {
+                self.position_at(*base_offset).map(|i| pack.idx.oid_at(i))
+            }
+            EntryKind::RefDelta { base_id } => Some(*base_id),
+        }
+    }
+}
