@@ -100,15 +100,18 @@ pub fn map_pass(
             }
             let position: HashMap<u32, usize> =
                 named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
-            let table_ref: &ObjectTable = table;
-            let done: Vec<Translated> = named
-                .par_iter()
-                .enumerate()
-                .map(|(k, n)| {
-                    store_one(
-                        inventory, table_ref, &layouts, &named, &position, k, n, opts, level,
-                    )
-                })
+            let ctx = ChunkContext {
+                inventory,
+                table,
+                layouts: &layouts,
+                chunk: &named,
+                position: &position,
+                opts,
+                level,
+            };
+            let done: Vec<Translated> = (0..named.len())
+                .into_par_iter()
+                .map(|k| ctx.store(k))
                 .collect::<Result<_, _>>()?;
             for t in done {
                 let sha1 = table.sha1(t.at);
@@ -174,40 +177,82 @@ fn name_one(
     })
 }
 
-/// Decides how the `k`-th object of the chunk is stored, and compresses it.
-#[allow(clippy::too_many_arguments)]
-fn store_one(
-    inventory: &Inventory,
-    table: &ObjectTable,
-    layouts: &[PackLayout],
-    chunk: &[Named],
-    position: &HashMap<u32, usize>,
-    k: usize,
-    named: &Named,
+/// What storing one object of a named chunk needs to see.
+struct ChunkContext<'a> {
+    inventory: &'a Inventory,
+    table: &'a ObjectTable,
+    layouts: &'a [PackLayout],
+    chunk: &'a [Named],
+    /// Table index -> position in `chunk`.
+    position: &'a HashMap<u32, usize>,
     opts: TranslateOptions,
     level: u32,
-) -> Result<Translated, ConvertError> {
-    let out = &named.body;
-    let stored =
-        match delta_against_source_base(inventory, table, layouts, chunk, position, k, opts)? {
+}
+
+impl ChunkContext<'_> {
+    /// Decides how the `k`-th object of the chunk is stored, and compresses it.
+    fn store(&self, k: usize) -> Result<Translated, ConvertError> {
+        let named = &self.chunk[k];
+        let out = &named.body;
+        let stored = match self.delta_against_source_base(k)? {
             Some((base, delta)) => Stored::Delta {
                 base,
                 delta_size: delta.len() as u64,
-                zlib: deflate(&delta, level),
+                zlib: deflate(&delta, self.level),
                 body: out.clone(),
             },
             None => Stored::Whole {
                 size: out.len() as u64,
-                zlib: deflate(out, level),
+                zlib: deflate(out, self.level),
             },
         };
-    Ok(Translated {
-        at: named.at,
-        kind: named.kind,
-        sha256: named.sha256,
-        stored,
-        unknown_headers: named.unknown_headers.clone(),
-    })
+        Ok(Translated {
+            at: named.at,
+            kind: named.kind,
+            sha256: named.sha256,
+            stored,
+            unknown_headers: named.unknown_headers.clone(),
+        })
+    }
+
+    /// A delta of the `k`-th object of the chunk against the translated form
+    /// of the object the source pack made it a delta of, when that object is
+    /// already written (an earlier chunk, or earlier in this chunk, which is
+    /// in source order) and the delta is worth it.
+    fn delta_against_source_base(
+        &self,
+        k: usize,
+    ) -> Result<Option<(ObjectId, Vec<u8>)>, ConvertError> {
+        let (inventory, table) = (self.inventory, self.table);
+        let target = &self.chunk[k].body;
+        let Location::Packed { pack, offset } = table.location(self.chunk[k].at) else {
+            return Ok(None);
+        };
+        let source = &inventory.packs[pack as usize];
+        let entry = source.data.entry_at(offset)?;
+        let Some(base_sha1) = self.layouts[pack as usize].delta_base(source, &entry.kind) else {
+            return Ok(None);
+        };
+        let Some(base_at) = table.find_id(&base_sha1) else {
+            return Ok(None);
+        };
+        let Some(base_sha256) = table.sha256(base_at) else {
+            // Not named yet (a later wave): no base to point at.
+            return Ok(None);
+        };
+        // As pack-objects: a delta must save at least half of the object.
+        let max_size = target.len() / 2;
+        let delta = match self.position.get(&base_at) {
+            Some(&j) if j < k => encode_delta(&self.chunk[j].body, target, max_size),
+            // Later in this chunk: written after us, so it cannot be our base.
+            Some(_) => None,
+            None => {
+                let (_, base_out, _) = read_translated(inventory, table, base_at, self.opts)?;
+                encode_delta(&base_out, target, max_size)
+            }
+        };
+        Ok(delta.map(|delta| (base_sha256, delta)))
+    }
 }
 
 /// Object `at` of the source, translated to its SHA-256 form.
@@ -236,47 +281,4 @@ fn read_translated(
         source,
     })?;
     Ok((kind, out, notes))
-}
-
-/// A delta of the `k`-th object of the chunk against the translated form of
-/// the object the source pack made it a delta of, when that object is
-/// already written (an earlier chunk, or earlier in this chunk, which is in
-/// source order) and the delta is worth it.
-fn delta_against_source_base(
-    inventory: &Inventory,
-    table: &ObjectTable,
-    layouts: &[PackLayout],
-    chunk: &[Named],
-    position: &HashMap<u32, usize>,
-    k: usize,
-    opts: TranslateOptions,
-) -> Result<Option<(ObjectId, Vec<u8>)>, ConvertError> {
-    let target = &chunk[k].body;
-    let Location::Packed { pack, offset } = table.location(chunk[k].at) else {
-        return Ok(None);
-    };
-    let source = &inventory.packs[pack as usize];
-    let entry = source.data.entry_at(offset)?;
-    let Some(base_sha1) = layouts[pack as usize].delta_base(source, &entry.kind) else {
-        return Ok(None);
-    };
-    let Some(base_at) = table.find_id(&base_sha1) else {
-        return Ok(None);
-    };
-    let Some(base_sha256) = table.sha256(base_at) else {
-        // Not named yet (a later wave): no base to point at.
-        return Ok(None);
-    };
-    // As pack-objects: a delta must save at least half of the object.
-    let max_size = target.len() / 2;
-    let delta = match position.get(&base_at) {
-        Some(&j) if j < k => encode_delta(&chunk[j].body, target, max_size),
-        // Later in this chunk: written after us, so it cannot be our base.
-        Some(_) => None,
-        None => {
-            let (_, base_out, _) = read_translated(inventory, table, base_at, opts)?;
-            encode_delta(&base_out, target, max_size)
-        }
-    };
-    Ok(delta.map(|delta| (base_sha256, delta)))
 }
