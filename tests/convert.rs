@@ -29,31 +29,6 @@ struct Converted {
     map: BTreeMap<String, (String, String)>,
 }
 
-fn run_convert(source: &Path, dest: &Path, extra: &[&str]) -> Output {
-    rehash_command()
-        .arg("convert")
-        .args(extra)
-        .arg(source)
-        .arg(dest)
-        .output()
-        .expect("run git-rehash")
-}
-
-fn export_map(dest: &Path) -> BTreeMap<String, (String, String)> {
-    let out = rehash_command()
-        .args(["map", "--repo"])
-        .arg(dest)
-        .arg("--export")
-        .output()
-        .expect("run git-rehash map");
-    assert!(
-        out.status.success(),
-        "map --export failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    parse_oracle(&String::from_utf8(out.stdout).expect("utf-8 export"))
-}
-
 /// The default fixture converted once per test process; also checks the
 /// source is byte-identical afterwards.
 fn converted_default() -> &'static Converted {
@@ -62,7 +37,7 @@ fn converted_default() -> &'static Converted {
         let repo = default_repo();
         let before = tree_checksums(&repo.root);
         let dest = scratch_dir("convert-default").join("dest.git");
-        let output = run_convert(&repo.repo_path, &dest, &["--quiet"]);
+        let output = rehash_convert(&repo.repo_path, &dest, &["--quiet"]);
         assert!(
             output.status.success(),
             "convert failed: {}",
@@ -73,7 +48,7 @@ fn converted_default() -> &'static Converted {
             tree_checksums(&repo.root),
             "the source repository was modified"
         );
-        let map = export_map(&dest);
+        let map = rehash_export_map(&dest);
         Converted { dest, output, map }
     })
 }
@@ -341,7 +316,7 @@ fn unknown_header_is_copied_verbatim_and_translates_back() {
 
     let repo = tricky_repo(UNKNOWN);
     let dest = scratch_dir("convert-unknown").join("dest.git");
-    let out = run_convert(&repo.repo_path, &dest, &[]);
+    let out = rehash_convert(&repo.repo_path, &dest, &[]);
     assert!(
         out.status.success(),
         "{}",
@@ -351,7 +326,7 @@ fn unknown_header_is_copied_verbatim_and_translates_back() {
         String::from_utf8_lossy(&out.stderr).contains("change-id"),
         "summary counts it"
     );
-    let map = export_map(&dest);
+    let map = rehash_export_map(&dest);
     let sha1 = repo.rev("refs/heads/unknown-header");
     let sha256 = to_sha256(&map, &sha1);
     let source_body = git_bytes(&repo.repo_path, &["cat-file", "commit", &sha1]);
@@ -409,7 +384,7 @@ fn strict_headers_refuses_unknown_header() {
     let repo = tricky_repo(UNKNOWN);
     let dest = scratch_dir("convert-strict").join("dest.git");
     let before = tree_checksums(&repo.root);
-    let out = run_convert(&repo.repo_path, &dest, &["--strict-headers"]);
+    let out = rehash_convert(&repo.repo_path, &dest, &["--strict-headers"]);
     let sha1 = repo.rev("refs/heads/unknown-header");
     assert_refused_cleanly(&out, &dest, &[&sha1, "change-id"]);
     assert_eq!(before, tree_checksums(&repo.root));
@@ -420,7 +395,7 @@ fn unmapped_gitlink_is_refused_naming_path_and_commit() {
     let repo = tricky_repo(GITLINK);
     let dest = scratch_dir("convert-gitlink").join("dest.git");
     let before = tree_checksums(&repo.root);
-    let out = run_convert(&repo.repo_path, &dest, &[]);
+    let out = rehash_convert(&repo.repo_path, &dest, &[]);
     assert_refused_cleanly(
         &out,
         &dest,

@@ -6,9 +6,7 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Output;
 use std::sync::OnceLock;
 
 use common::*;
@@ -18,38 +16,6 @@ const GITLINK: FixtureOptions = FixtureOptions {
     gitlink: true,
     unknown_header: false,
 };
-
-fn run_convert(source: &Path, dest: &Path, extra: &[&str]) -> Output {
-    rehash_command()
-        .arg("convert")
-        .args(extra)
-        .arg(source)
-        .arg(dest)
-        .output()
-        .expect("run git-rehash")
-}
-
-fn convert_ok(source: &Path, dest: &Path, extra: &[&str]) -> Output {
-    let out = run_convert(source, dest, extra);
-    assert!(
-        out.status.success(),
-        "convert {extra:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
-/// sha1 -> (sha256, type), from `git-rehash map --export`.
-fn export_map(dest: &Path) -> BTreeMap<String, (String, String)> {
-    let out = rehash_command()
-        .args(["map", "--repo"])
-        .arg(dest)
-        .arg("--export")
-        .output()
-        .expect("run git-rehash map");
-    assert!(out.status.success());
-    parse_oracle(&String::from_utf8(out.stdout).expect("utf-8 export"))
-}
 
 fn verify_ok(dest: &Path, source: &Path) -> String {
     let out = rehash_command()
@@ -69,7 +35,7 @@ fn converted_sub() -> &'static Path {
     static DONE: OnceLock<PathBuf> = OnceLock::new();
     DONE.get_or_init(|| {
         let dest = scratch_dir("interop-sub").join("sub.git");
-        convert_ok(&tricky_repo(GITLINK).sub_path, &dest, &["--quiet"]);
+        rehash_convert_ok(&tricky_repo(GITLINK).sub_path, &dest, &["--quiet"]);
         dest
     })
 }
@@ -89,7 +55,7 @@ fn gitlink_in(repo: &Path, treeish: &str, path: &str) -> String {
 fn git_compat_map_lets_git_answer_for_every_object() {
     let repo = default_repo();
     let dest = scratch_dir("interop-compat").join("dest.git");
-    let out = convert_ok(&repo.repo_path, &dest, &["--git-compat-map"]);
+    let out = rehash_convert_ok(&repo.repo_path, &dest, &["--git-compat-map"]);
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("loose-object-idx"),
         "summary does not mention the compat map"
@@ -98,7 +64,7 @@ fn git_compat_map_lets_git_answer_for_every_object() {
         git(&dest, &["config", "extensions.compatObjectFormat"]),
         "sha1"
     );
-    let map = export_map(&dest);
+    let map = rehash_export_map(&dest);
     // Every object, commits included, in one rev-parse call each way.
     let sha256s: Vec<&str> = map.values().map(|(s, _)| s.as_str()).collect();
     let mut args = vec!["rev-parse", "--output-object-format=sha1"];
@@ -130,14 +96,14 @@ fn submodule_map_database_names_gitlinks_as_git_does() {
     let repo = tricky_repo(GITLINK);
     let sub_map = converted_sub().join("rehash/map.sqlite");
     let dest = scratch_dir("interop-submap-db").join("dest.git");
-    let out = convert_ok(
+    let out = rehash_convert_ok(
         &repo.repo_path,
         &dest,
         &["--submodule-map", sub_map.to_str().unwrap()],
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 submodule commit(s) named"));
     // Every object's name equals git's own, computed with the submodule's pairs.
-    let ours = export_map(&dest);
+    let ours = rehash_export_map(&dest);
     let oracle = tricky_oracle(GITLINK);
     for (sha1, (sha256, kind)) in &ours {
         let (want, want_kind) = oracle
@@ -145,7 +111,7 @@ fn submodule_map_database_names_gitlinks_as_git_does() {
             .unwrap_or_else(|| panic!("{sha1} missing from the oracle"));
         assert_eq!((sha256, kind), (want, want_kind), "object {sha1}");
     }
-    let sub_sha256 = export_map(converted_sub())[&repo.sub_head].0.clone();
+    let sub_sha256 = rehash_export_map(converted_sub())[&repo.sub_head].0.clone();
     assert_eq!(gitlink_in(&dest, "refs/heads/main", "sub"), sub_sha256);
     let recorded = std::fs::read_to_string(dest.join("rehash/gitlinks.txt")).unwrap();
     assert!(recorded.contains(&format!("{} {sub_sha256} submodule-map", repo.sub_head)));
@@ -157,13 +123,13 @@ fn submodule_map_text_file_works_too() {
     let repo = tricky_repo(GITLINK);
     let (_, sub_map_txt) = sub_oracle(repo);
     let dest = scratch_dir("interop-submap-txt").join("dest.git");
-    convert_ok(
+    rehash_convert_ok(
         &repo.repo_path,
         &dest,
         &["--quiet", "--submodule-map", sub_map_txt.to_str().unwrap()],
     );
     let oracle = tricky_oracle(GITLINK);
-    for (sha1, (sha256, _)) in export_map(&dest) {
+    for (sha1, (sha256, _)) in rehash_export_map(&dest) {
         assert_eq!(sha256, oracle[&sha1].0, "object {sha1}");
     }
 }
@@ -172,7 +138,7 @@ fn submodule_map_text_file_works_too() {
 fn refusal_names_the_options_that_fix_it() {
     let repo = tricky_repo(GITLINK);
     let dest = scratch_dir("interop-refuse").join("dest.git");
-    let out = run_convert(&repo.repo_path, &dest, &[]);
+    let out = rehash_convert(&repo.repo_path, &dest, &[]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     for needle in [
@@ -196,7 +162,7 @@ fn placeholder_gives_recorded_deterministic_surrogates() {
     let mut trees = Vec::new();
     for n in 0..2 {
         let dest = scratch_dir("interop-placeholder").join(format!("dest{n}.git"));
-        let out = convert_ok(&repo.repo_path, &dest, &["--unmapped-gitlinks=placeholder"]);
+        let out = rehash_convert_ok(&repo.repo_path, &dest, &["--unmapped-gitlinks=placeholder"]);
         assert!(String::from_utf8_lossy(&out.stderr).contains("SURROGATE"));
         assert_eq!(gitlink_in(&dest, "refs/heads/main", "sub"), surrogate);
         let recorded = std::fs::read_to_string(dest.join("rehash/gitlinks.txt")).unwrap();

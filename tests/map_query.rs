@@ -24,18 +24,7 @@ fn converted() -> &'static Converted {
     static DONE: OnceLock<Converted> = OnceLock::new();
     DONE.get_or_init(|| {
         let dest = scratch_dir("map-query").join("dest.git");
-        let out = rehash_command()
-            .arg("convert")
-            .arg("--quiet")
-            .arg(&default_repo().repo_path)
-            .arg(&dest)
-            .output()
-            .expect("run git-rehash convert");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        rehash_convert_ok(&default_repo().repo_path, &dest, &["--quiet"]);
         Converted {
             dest,
             oracle: tricky_oracle(FixtureOptions::default()),

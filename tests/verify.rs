@@ -18,18 +18,7 @@ fn converted() -> &'static Path {
     static DONE: OnceLock<PathBuf> = OnceLock::new();
     DONE.get_or_init(|| {
         let dest = scratch_dir("verify-base").join("dest.git");
-        let out = rehash_command()
-            .arg("convert")
-            .arg("--quiet")
-            .arg(&default_repo().repo_path)
-            .arg(&dest)
-            .output()
-            .expect("run git-rehash convert");
-        assert!(
-            out.status.success(),
-            "convert failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        rehash_convert_ok(&default_repo().repo_path, &dest, &["--quiet"]);
         dest
     })
 }

@@ -49,6 +49,44 @@ pub fn rehash_command() -> Command {
     cmd
 }
 
+/// `git-rehash convert [extra] SOURCE DEST`, whatever its outcome.
+pub fn rehash_convert(source: &Path, dest: &Path, extra: &[&str]) -> Output {
+    rehash_command()
+        .arg("convert")
+        .args(extra)
+        .arg(source)
+        .arg(dest)
+        .output()
+        .expect("run git-rehash convert")
+}
+
+/// [`rehash_convert`] that must succeed.
+pub fn rehash_convert_ok(source: &Path, dest: &Path, extra: &[&str]) -> Output {
+    let out = rehash_convert(source, dest, extra);
+    assert!(
+        out.status.success(),
+        "convert {extra:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// sha1 -> (sha256, type), from `git-rehash map --repo DEST --export`.
+pub fn rehash_export_map(dest: &Path) -> OracleMap {
+    let out = rehash_command()
+        .args(["map", "--repo"])
+        .arg(dest)
+        .arg("--export")
+        .output()
+        .expect("run git-rehash map");
+    assert!(
+        out.status.success(),
+        "map --export failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    parse_oracle(&String::from_utf8(out.stdout).expect("utf-8 export"))
+}
+
 // ------------------------------------------------------------------ scratch space
 
 /// Per-process scratch directory under cargo's `CARGO_TARGET_TMPDIR`

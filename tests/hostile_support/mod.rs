@@ -16,14 +16,10 @@ use crate::common::*;
 
 /// `git-rehash convert [extra] SOURCE DEST`.
 pub fn run_convert(source: &Path, dest: &Path, extra: &[&str]) -> Output {
-    rehash_command()
-        .arg("convert")
-        .arg("--quiet")
-        .args(extra)
-        .arg(source)
-        .arg(dest)
-        .output()
-        .expect("run git-rehash")
+    let args: Vec<&str> = std::iter::once("--quiet")
+        .chain(extra.iter().copied())
+        .collect();
+    rehash_convert(source, dest, &args)
 }
 
 /// A source repository under test and its fingerprint before the run.
