@@ -22,4 +22,4 @@ pub use entry::{Entry, EntryKind};
 pub use error::{DeltaError, IdxError, PackError};
 pub use idx::IndexFile;
 pub use resolve::{ExternalBase, MAX_CHAIN_DEPTH, Pack};
-pub use traverse::{SharedExternalBase, Visit};
+pub use traverse::{BatchLimits, SharedExternalBase, TraversalPlan, Visit};

@@ -61,6 +61,59 @@ struct Walker<'a, E> {
     max_fan_depth: u32,
 }
 
+/// A pack's delta forest cut into batches of whole delta trees, so a
+/// caller can decode a pack piece by piece and checkpoint between pieces.
+///
+/// A "unit" is one delta tree: a base entry with everything built on it,
+/// or the REF_DELTAs on one base outside the pack. Units are taken in
+/// offset order of their base, then external bases in id order, and cut
+/// into batches by object count and compressed size, so the same pack
+/// always gives the same batches.
+pub struct TraversalPlan {
+    forest: Forest,
+    /// Every position, grouped by unit (each unit's tree in depth-first order).
+    members: Vec<u32>,
+    batches: Vec<Batch>,
+}
+
+#[derive(Clone)]
+struct Batch {
+    /// Unit numbers: `< roots.len()` are roots, the rest external groups.
+    units: std::ops::Range<usize>,
+    /// This batch's slice of `members`.
+    members: std::ops::Range<usize>,
+}
+
+/// How large a batch of a [`TraversalPlan`] may grow before it is closed.
+#[derive(Clone, Copy, Debug)]
+pub struct BatchLimits {
+    pub objects: usize,
+    pub compressed_bytes: u64,
+}
+
+impl BatchLimits {
+    /// One batch for the whole pack.
+    pub const WHOLE_PACK: BatchLimits = BatchLimits {
+        objects: usize::MAX,
+        compressed_bytes: u64::MAX,
+    };
+}
+
+impl TraversalPlan {
+    pub fn batch_count(&self) -> usize {
+        self.batches.len()
+    }
+
+    /// The objects batch `batch` decodes: `(index_in_idx, offset)`.
+    pub fn batch_objects(&self, batch: usize) -> impl Iterator<Item = (u32, u64)> + '_ {
+        let b = &self.batches[batch];
+        self.members[b.members.clone()].iter().map(|&pos| {
+            let (offset, index) = self.forest.nodes[pos as usize];
+            (index, offset)
+        })
+    }
+}
+
 impl Pack {
     /// Decodes every object of the pack exactly once, in parallel on the
     /// current rayon pool, calling `visit(index_in_idx, offset, kind, body)`
@@ -71,36 +124,100 @@ impl Pack {
         external: &SharedExternalBase<'_>,
         visit: &Visit<'_, E>,
     ) -> Result<(), E> {
-        self.traverse_limited(external, visit, MAX_FAN_DEPTH)
+        let plan = self.plan_traversal(BatchLimits::WHOLE_PACK)?;
+        (0..plan.batch_count())
+            .try_for_each(|b| self.traverse_batch_limited(&plan, b, external, visit, MAX_FAN_DEPTH))
     }
 
-    /// [`Pack::traverse`] with a chosen fan-out depth (tests use 0 to
-    /// exercise the sequential walk).
-    fn traverse_limited<E: From<PackError> + Send>(
+    /// Builds the delta forest and cuts it into batches within `limits`
+    /// (a single delta tree larger than the limits is a batch of its own).
+    pub fn plan_traversal(&self, limits: BatchLimits) -> Result<TraversalPlan, PackError> {
+        let forest = self.build_forest()?;
+        let n = forest.nodes.len();
+        let data_end = self.data.data_end() as u64;
+        let compressed = |pos: u32| {
+            let p = pos as usize;
+            let end = forest.nodes.get(p + 1).map_or(data_end, |next| next.0);
+            end.saturating_sub(forest.nodes[p].0)
+        };
+        let units = forest.roots.len() + forest.external.len();
+        let mut members = Vec::with_capacity(n);
+        let mut batches = Vec::new();
+        let (mut unit_start, mut member_start, mut bytes) = (0usize, 0usize, 0u64);
+        let mut stack = Vec::new();
+        for unit in 0..units {
+            match forest.roots.get(unit) {
+                Some(&root) => stack.push(root),
+                None => stack.extend(&forest.external[unit - forest.roots.len()].1),
+            }
+            while let Some(pos) = stack.pop() {
+                members.push(pos);
+                bytes += compressed(pos);
+                stack.extend(forest.children_of(pos));
+            }
+            if members.len() - member_start >= limits.objects || bytes >= limits.compressed_bytes {
+                batches.push(Batch {
+                    units: unit_start..unit + 1,
+                    members: member_start..members.len(),
+                });
+                (unit_start, member_start, bytes) = (unit + 1, members.len(), 0);
+            }
+        }
+        if unit_start < units {
+            batches.push(Batch {
+                units: unit_start..units,
+                members: member_start..members.len(),
+            });
+        }
+        Ok(TraversalPlan {
+            forest,
+            members,
+            batches,
+        })
+    }
+
+    /// Decodes the objects of one batch of `plan` (see [`Pack::traverse`]).
+    pub fn traverse_batch<E: From<PackError> + Send>(
         &self,
+        plan: &TraversalPlan,
+        batch: usize,
+        external: &SharedExternalBase<'_>,
+        visit: &Visit<'_, E>,
+    ) -> Result<(), E> {
+        self.traverse_batch_limited(plan, batch, external, visit, MAX_FAN_DEPTH)
+    }
+
+    /// [`Pack::traverse_batch`] with a chosen fan-out depth (tests use 0 to
+    /// exercise the sequential walk).
+    fn traverse_batch_limited<E: From<PackError> + Send>(
+        &self,
+        plan: &TraversalPlan,
+        batch: usize,
         external: &SharedExternalBase<'_>,
         visit: &Visit<'_, E>,
         max_fan_depth: u32,
     ) -> Result<(), E> {
-        let forest = self.build_forest()?;
+        let forest = &plan.forest;
         let walker = Walker {
             pack: self,
-            forest: &forest,
+            forest,
             visit,
             max_fan_depth,
         };
-        forest.roots.par_iter().try_for_each(|&pos| {
-            let (offset, _) = forest.nodes[pos as usize];
-            let entry = self.data.entry_at(offset)?;
-            let EntryKind::Base(kind) = entry.kind else {
-                unreachable!("roots are base entries");
-            };
-            let mut body = Vec::new();
-            self.data.inflate(&entry, &mut body)?;
-            walker.emit(pos, kind, &body)?;
-            walker.descend(kind, &body, forest.children_of(pos), 0)
-        })?;
-        forest.external.par_iter().try_for_each(|(base_id, kids)| {
+        let units = plan.batches[batch].units.clone();
+        units.into_par_iter().try_for_each(|unit| {
+            if let Some(&pos) = forest.roots.get(unit) {
+                let (offset, _) = forest.nodes[pos as usize];
+                let entry = self.data.entry_at(offset)?;
+                let EntryKind::Base(kind) = entry.kind else {
+                    unreachable!("roots are base entries");
+                };
+                let mut body = Vec::new();
+                self.data.inflate(&entry, &mut body)?;
+                walker.emit(pos, kind, &body)?;
+                return walker.descend(kind, &body, forest.children_of(pos), 0);
+            }
+            let (base_id, kids) = &forest.external[unit - forest.roots.len()];
             let Some((kind, body)) = external(base_id) else {
                 let (offset, _) = forest.nodes[kids[0] as usize];
                 return Err(E::from(PackError::MissingBase {
@@ -367,22 +484,51 @@ mod tests {
             .find(|p| p.extension().is_some_and(|e| e == "idx"))
             .unwrap();
         let pack = Pack::open(&idx, HashKind::Sha1).unwrap();
-        for limit in [0, 1, 2, MAX_FAN_DEPTH] {
-            let seen = Mutex::new(vec![0u32; pack.idx.num_objects() as usize]);
-            pack.traverse_limited::<PackError>(
-                &|_| None,
-                &|i, _, kind, body| {
-                    assert_eq!(sha1_object_id(kind, body).unwrap(), pack.idx.oid_at(i));
-                    seen.lock().unwrap()[i as usize] += 1;
-                    Ok(())
-                },
-                limit,
-            )
-            .unwrap();
-            assert!(
-                seen.into_inner().unwrap().iter().all(|&c| c == 1),
-                "limit {limit}"
-            );
+        let batchings = [
+            BatchLimits::WHOLE_PACK,
+            BatchLimits {
+                objects: 1,
+                compressed_bytes: u64::MAX,
+            },
+            BatchLimits {
+                objects: 7,
+                compressed_bytes: 2000,
+            },
+        ];
+        for limits in batchings {
+            let plan = pack.plan_traversal(limits).unwrap();
+            for limit in [0, 1, 2, MAX_FAN_DEPTH] {
+                let seen = Mutex::new(vec![0u32; pack.idx.num_objects() as usize]);
+                for b in 0..plan.batch_count() {
+                    let in_batch = Mutex::new(Vec::new());
+                    pack.traverse_batch_limited::<PackError>(
+                        &plan,
+                        b,
+                        &|_| None,
+                        &|i, offset, kind, body| {
+                            assert_eq!(sha1_object_id(kind, body).unwrap(), pack.idx.oid_at(i));
+                            seen.lock().unwrap()[i as usize] += 1;
+                            in_batch.lock().unwrap().push((i, offset));
+                            Ok(())
+                        },
+                        limit,
+                    )
+                    .unwrap();
+                    // The plan names exactly what the batch decodes.
+                    let mut got = in_batch.into_inner().unwrap();
+                    let mut listed: Vec<_> = plan.batch_objects(b).collect();
+                    got.sort_unstable();
+                    listed.sort_unstable();
+                    assert_eq!(got, listed, "{limits:?} batch {b}");
+                }
+                assert!(
+                    seen.into_inner().unwrap().iter().all(|&c| c == 1),
+                    "{limits:?} fan-out limit {limit}"
+                );
+            }
+            if limits.objects == 1 {
+                assert!(plan.batch_count() > 1, "one delta tree per batch");
+            }
         }
     }
 }
