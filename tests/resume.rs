@@ -19,6 +19,8 @@ use common::*;
 
 /// Objects per output pack in these tests: many segments, many kill points.
 const SEGMENT_OBJECTS: &str = "5";
+/// Objects per checkpointed batch of the scan: many batches too.
+const SCAN_BATCH_OBJECTS: &str = "7";
 
 /// A fast-import stream of `n` commits on `branch` (numbered from
 /// `start`), touching a few files each, then an annotated tag on the tip.
@@ -87,11 +89,19 @@ fn make_source(label: &str) -> PathBuf {
 }
 
 fn convert_cmd(source: &Path, dest: &Path) -> Command {
+    let mut cmd = convert_cmd_with_summary(source, dest);
+    cmd.arg("--quiet");
+    cmd
+}
+
+/// `convert_cmd` that prints its summary and notes.
+fn convert_cmd_with_summary(source: &Path, dest: &Path) -> Command {
     let mut cmd = rehash_command();
-    cmd.args(["convert", "--quiet"])
+    cmd.arg("convert")
         .arg(source)
         .arg(dest)
-        .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", SEGMENT_OBJECTS);
+        .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", SEGMENT_OBJECTS)
+        .env("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS", SCAN_BATCH_OBJECTS);
     cmd
 }
 
@@ -200,6 +210,8 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
     // Every phase, including the windows inside a segment's commit.
     for spec in [
         "start:1",
+        "scan-batch:1",
+        "scan-batch:4",
         "object:1",
         "object:17",
         "pack-renamed:1",
@@ -227,6 +239,45 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
         run_ok(&mut convert_cmd(&source, &dest));
         assert_sound(&dest, &expected, &format!("killed at {spec}"));
     }
+}
+
+#[test]
+fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
+    let source = make_source("scan-kill");
+    let expected = reference(&source, "scan-kill-ref");
+    let dest = scratch_dir("scan-kill-run").join("dest.git");
+    let out = convert_cmd(&source, &dest)
+        .env("GIT_REHASH_TEST_KILL_AT", "scan-batch:3")
+        .output()
+        .unwrap();
+    assert!(killed(&out), "{}", String::from_utf8_lossy(&out.stderr));
+    // Three batches of 7 objects are durable; the next run decodes only the rest.
+    let out = run_ok(&mut convert_cmd_with_summary(&source, &dest));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("note: 21 objects were scanned by the interrupted run"),
+        "{stderr}"
+    );
+    assert_sound(&dest, &expected, "resumed after a kill in the scan");
+    assert!(
+        !dest.join("rehash/scan-checkpoint").exists(),
+        "a finished run removes its scan checkpoint"
+    );
+
+    // A kill after the scan (inside pack writing) does not scan again either.
+    let dest = scratch_dir("scan-kill-late").join("dest.git");
+    let out = convert_cmd(&source, &dest)
+        .env("GIT_REHASH_TEST_KILL_AT", "committed:1")
+        .output()
+        .unwrap();
+    assert!(killed(&out));
+    let out = run_ok(&mut convert_cmd_with_summary(&source, &dest));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("objects were scanned by the interrupted run"),
+        "{stderr}"
+    );
+    assert_sound(&dest, &expected, "resumed after a kill in pack writing");
 }
 
 #[test]

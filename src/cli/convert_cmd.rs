@@ -123,6 +123,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             outcome.reflog_entries_dropped,
             outcome.elapsed.as_secs_f64()
         );
+        if outcome.objects_restored > 0 {
+            eprintln!(
+                "note: {} objects were scanned by the interrupted run (taken from its checkpoint)",
+                outcome.objects_restored
+            );
+        }
         for (name, count) in &outcome.unknown_headers {
             eprintln!("note: copied unknown commit header '{name}' verbatim in {count} commit(s)");
         }

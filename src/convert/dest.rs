@@ -28,13 +28,16 @@ pub struct Dest {
     /// the process dies, however it dies, so a killed run never blocks the
     /// next one.
     _lock: File,
+    /// DEST was an empty directory before this run created its skeleton.
+    preexisting: bool,
 }
 
 impl Dest {
     /// Creates DEST (which must not exist, or be an empty directory) and its
     /// skeleton, and takes the lock.
     pub fn create(path: &Path) -> Result<Self, ConvertError> {
-        if path.exists() && !is_empty_dir(path)? {
+        let preexisting = path.exists();
+        if preexisting && !is_empty_dir(path)? {
             return Err(ConvertError::DestExists {
                 path: path.to_path_buf(),
                 ours: rehash_dir(path).is_dir(),
@@ -50,7 +53,28 @@ impl Dest {
             let d = path.join(dir);
             fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
         }
-        Self::open(path)
+        let mut dest = Self::open(path)?;
+        dest.preexisting = preexisting;
+        Ok(dest)
+    }
+
+    /// Removes everything this run put in DEST (a refused first run must
+    /// leave nothing behind); an empty directory the user made stays.
+    pub fn discard(self) -> Result<(), ConvertError> {
+        let path = &self.path;
+        if !self.preexisting {
+            return fs::remove_dir_all(path).map_err(|e| ConvertError::io(path, e));
+        }
+        for entry in fs::read_dir(path).map_err(|e| ConvertError::io(path, e))? {
+            let entry = entry.map_err(|e| ConvertError::io(path, e))?.path();
+            let removed = if entry.is_dir() {
+                fs::remove_dir_all(&entry)
+            } else {
+                fs::remove_file(&entry)
+            };
+            removed.map_err(|e| ConvertError::io(&entry, e))?;
+        }
+        Ok(())
     }
 
     /// Takes the lock of an existing DEST made by git-rehash.
@@ -73,7 +97,11 @@ impl Dest {
         }
         f.set_len(0).map_err(|e| ConvertError::io(&lock, e))?;
         writeln!(f, "{}", std::process::id()).map_err(|e| ConvertError::io(&lock, e))?;
-        Ok(Dest { path, _lock: f })
+        Ok(Dest {
+            path,
+            _lock: f,
+            preexisting: true,
+        })
     }
 
     pub fn pack_dir(&self) -> PathBuf {

@@ -29,6 +29,7 @@ mod resume;
 mod resume_hooks;
 mod resume_refs;
 mod scan;
+mod scan_checkpoint;
 mod schedule;
 mod source;
 mod table;
@@ -110,6 +111,9 @@ pub struct ConvertOutcome {
     pub objects_known: u64,
     /// Objects this run decoded and converted (those without a row).
     pub objects_read: u64,
+    /// Objects without a row whose scan an interrupted run had finished
+    /// (taken from its checkpoint instead of being decoded again).
+    pub objects_restored: u64,
     pub bytes_inflated: u64,
     /// Packs this run added to DEST, and their total size.
     pub packs_written: u32,
@@ -171,45 +175,54 @@ fn convert_in_pool(
         continued: existing.is_some(),
         ..Default::default()
     };
-    if let Some(existing) = &existing {
-        progress.start("loading map", None);
-        resume::load_map(&existing.map, &mut table)?;
-        progress.finish();
-        outcome.objects_known = table.indices().filter(|&i| table.is_mapped(i)).count() as u64;
-    }
-    let topts = TranslateOptions {
-        strict_headers: opts.strict_headers,
-    };
-    let mut scanned = scan::scan(&inventory, &mut table, topts, &hooks, progress)?;
-    if !scanned.missing.is_empty() {
-        return Err(ConvertError::MissingObjects(scanned.missing));
-    }
-    let gitlink_targets = interop::resolve_gitlinks(opts, &mut table, &mut scanned.gitlinks)?;
-    if !scanned.gitlinks.is_empty() {
-        return Err(gitlinks::unmapped_gitlinks_error(
-            &inventory,
-            &table,
-            &scanned.gitlinks,
-        ));
-    }
-    for (refname, id) in required_ref_targets(&source_refs) {
-        if table.find_id(&id).is_none() && table::well_known_pair(&id).is_none() {
-            return Err(ConvertError::MissingRefTarget { refname, id });
+    let (dest, map, fresh) = match existing {
+        Some(existing) => {
+            progress.start("loading map", None);
+            resume::load_map(&existing.map, &mut table)?;
+            progress.finish();
+            let fresh = !table.indices().any(|i| table.is_mapped(i))
+                && existing.map.segment_packs()?.is_empty();
+            (existing.dest, existing.map, fresh)
         }
-    }
-    let waves = schedule::waves(&table, &mut scanned.edges)?;
-    outcome.objects_read = scanned.objects_scanned;
-    outcome.bytes_inflated = scanned.bytes_inflated;
-
-    let (dest, mut map) = match existing {
-        Some(existing) => (existing.dest, existing.map),
         None => {
+            // DEST exists from here on, so the scan has somewhere to
+            // checkpoint; a refusal below removes it again.
             let dest = dest::Dest::create(&opts.dest)?;
             let map = IdMap::open_rw(&map_path(&dest.path))?;
             resume::write_meta(&map, opts, &source)?;
-            (dest, map)
+            (dest, map, true)
         }
     };
+    outcome.objects_known = table.indices().filter(|&i| table.is_mapped(i)).count() as u64;
+    let checkpoint = rehash_dir(&dest.path).join(scan_checkpoint::FILE_NAME);
+    let topts = TranslateOptions {
+        strict_headers: opts.strict_headers,
+    };
+    let planned = plan(
+        opts,
+        &inventory,
+        &mut table,
+        &source_refs,
+        topts,
+        &hooks,
+        progress,
+        &checkpoint,
+    );
+    let (scanned, waves, gitlink_targets) = match planned {
+        Ok(planned) => planned,
+        Err(e) => {
+            // A refused source leaves nothing behind; an interrupted scan
+            // keeps its checkpoint for the next run.
+            if fresh && !matches!(e, ConvertError::Interrupted) {
+                dest.discard()?;
+            }
+            return Err(e);
+        }
+    };
+    outcome.objects_read = scanned.objects_scanned;
+    outcome.objects_restored = scanned.objects_restored;
+    outcome.bytes_inflated = scanned.bytes_inflated;
+    let mut map = map;
     outcome.dest = dest.path.clone();
     outcome.map_path = map_path(&dest.path);
     resume::clean_leftovers(&dest, &map)?;
@@ -264,6 +277,7 @@ fn convert_in_pool(
     map.finish_load()?;
     map.set_meta("state", "complete")?;
     map.finish_run(run)?;
+    scan_checkpoint::remove(&checkpoint)?;
     progress.finish();
     for i in table.indices().filter(|&i| !table.is_mapped(i)) {
         let kind = table.kind(i).expect("every object was scanned");
@@ -280,6 +294,43 @@ fn convert_in_pool(
     dest.publish(&refs_done.head, &config)?;
     outcome.elapsed = started.elapsed();
     Ok(outcome)
+}
+
+/// Everything that can refuse the input, before anything is written: the
+/// scan (names, collisions, structure), missing objects, unmapped
+/// gitlinks, ref targets; then the dependency order of what is new.
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    opts: &ConvertOptions,
+    inventory: &inventory::Inventory,
+    table: &mut table::ObjectTable,
+    source_refs: &refs::SourceRefs,
+    topts: TranslateOptions,
+    hooks: &Checkpoints,
+    progress: &dyn Progress,
+    checkpoint: &Path,
+) -> Result<(scan::ScanOutcome, Vec<Vec<u32>>, interop::GitlinkTargets), ConvertError> {
+    let mut scanned = scan::scan(inventory, table, topts, hooks, progress, checkpoint)?;
+    if !scanned.missing.is_empty() {
+        return Err(ConvertError::MissingObjects(std::mem::take(
+            &mut scanned.missing,
+        )));
+    }
+    let gitlink_targets = interop::resolve_gitlinks(opts, table, &mut scanned.gitlinks)?;
+    if !scanned.gitlinks.is_empty() {
+        return Err(gitlinks::unmapped_gitlinks_error(
+            inventory,
+            table,
+            &scanned.gitlinks,
+        ));
+    }
+    for (refname, id) in required_ref_targets(source_refs) {
+        if table.find_id(&id).is_none() && table::well_known_pair(&id).is_none() {
+            return Err(ConvertError::MissingRefTarget { refname, id });
+        }
+    }
+    let waves = schedule::waves(table, &mut scanned.edges)?;
+    Ok((scanned, waves, gitlink_targets))
 }
 
 /// The ids refs must be able to name: every ref, peeled tag and a detached

@@ -7,7 +7,9 @@
 //! point of that phase. `GIT_REHASH_TEST_PAUSE_MS=<ms>` sleeps at every
 //! chunk checkpoint, so a test can interrupt a run of a tiny repository
 //! while it is busy. `GIT_REHASH_TEST_SEGMENT_OBJECTS=<n>` fixes the number
-//! of objects per output pack (normally sized to a few seconds of work).
+//! of objects per output pack (normally sized to a few seconds of work);
+//! `GIT_REHASH_TEST_SCAN_BATCH_OBJECTS=<n>` the objects per checkpointed
+//! batch of the scan (normally about a second of work).
 //! These variables are for tests; they never change the result of a run.
 
 use std::sync::Arc;
@@ -20,6 +22,8 @@ use super::ConvertError;
 pub mod phase {
     /// Before the DEST skeleton or a resumed run's cleanup.
     pub const START: &str = "start";
+    /// After each batch of the scan is checkpointed.
+    pub const SCAN_BATCH: &str = "scan-batch";
     /// After each object appended to an unfinished pack.
     pub const OBJECT: &str = "object";
     /// A segment's pack is renamed into place; its rows are not committed.
@@ -41,6 +45,7 @@ pub struct Checkpoints {
     seen: AtomicU64,
     pause: Option<Duration>,
     pub segment_objects: Option<u32>,
+    pub scan_batch_objects: Option<u32>,
 }
 
 impl Checkpoints {
@@ -58,6 +63,9 @@ impl Checkpoints {
                 .and_then(|ms| ms.parse().ok())
                 .map(Duration::from_millis),
             segment_objects: var("GIT_REHASH_TEST_SEGMENT_OBJECTS")
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n > 0),
+            scan_batch_objects: var("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS")
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0),
         }

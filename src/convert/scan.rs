@@ -14,15 +14,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use std::path::Path;
+
 use super::ConvertError;
 use super::inventory::Inventory;
 use super::progress::Progress;
-use super::resume_hooks::Checkpoints;
+use super::resume_hooks::{Checkpoints, phase};
+use super::scan_checkpoint::{Named, ScanCheckpoint, ScanRecords};
 use super::table::{Location, ObjectTable, well_known_pair};
 use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
 use crate::loose;
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
-use crate::pack::DeltaCache;
+use crate::pack::{BatchLimits, DeltaCache};
 use crate::translate::{TranslateOptions, translate_commit};
 
 /// A reference to an object the source does not have.
@@ -51,8 +54,11 @@ pub struct ScanOutcome {
     pub missing: Vec<MissingReference>,
     pub gitlinks: Vec<UnmappedGitlink>,
     pub bytes_inflated: u64,
-    /// Objects decoded and recorded: those without a map row.
+    /// Objects decoded and recorded by this run (without a map row).
     pub objects_scanned: u64,
+    /// Objects without a map row whose scan results came from the
+    /// checkpoint of an interrupted run instead.
+    pub objects_restored: u64,
 }
 
 thread_local! {
@@ -64,9 +70,13 @@ thread_local! {
 /// objects are new; otherwise its new objects are read one by one.
 const TRAVERSE_FRACTION: usize = 4;
 
-/// An object's table index, kind, and SHA-256 name when it is a blob.
-type Named = (u32, ObjectKind, Option<[u8; 32]>);
+/// A checkpointed batch is about a second of work: per worker thread, this
+/// many objects or this much compressed pack data (~35 us of CPU an object
+/// on git.git; big blobs are bounded by the byte limit).
+const BATCH_OBJECTS_PER_THREAD: usize = 32 << 10;
+const BATCH_BYTES_PER_THREAD: u64 = 32 << 20;
 
+/// What the workers of one batch record.
 #[derive(Default)]
 struct Sink {
     named: Mutex<Vec<Named>>,
@@ -77,17 +87,80 @@ struct Sink {
     scanned: AtomicU64,
 }
 
-/// Scans every pack and loose object without a map row into `table`.
+fn take<T>(m: Mutex<Vec<T>>) -> Vec<T> {
+    m.into_inner().expect("no panics while holding the lock")
+}
+
+impl Sink {
+    fn into_parts(self) -> (ScanRecords, Vec<MissingReference>, u64) {
+        let records = ScanRecords {
+            named: take(self.named),
+            edges: take(self.edges),
+            gitlinks: take(self.gitlinks),
+            bytes: self.bytes.into_inner(),
+        };
+        (records, take(self.missing), self.scanned.into_inner())
+    }
+}
+
+/// The scan's running totals and its checkpoint.
+struct Batches<'a> {
+    checkpoint: ScanCheckpoint,
+    hooks: &'a Checkpoints,
+    limits: BatchLimits,
+    totals: ScanRecords,
+    missing: Vec<MissingReference>,
+    scanned: u64,
+}
+
+impl Batches<'_> {
+    /// Ends a batch: its records become durable, then count as scanned.
+    /// A batch that found missing objects is not checkpointed: the run is
+    /// refused anyway, and a later one must find them again.
+    fn finish(&mut self, sink: Sink) -> Result<(), ConvertError> {
+        let (records, missing, scanned) = sink.into_parts();
+        if missing.is_empty() && !records.named.is_empty() {
+            self.checkpoint.append(&records)?;
+            self.hooks.kill_point(phase::SCAN_BATCH);
+        }
+        self.totals.extend(records);
+        self.missing.extend(missing);
+        self.scanned += scanned;
+        self.hooks.check_interrupt()
+    }
+}
+
+/// Scans every pack and loose object without a map row into `table`,
+/// checkpointing each finished batch to `checkpoint_path` and taking the
+/// batches an interrupted run finished from there.
 pub fn scan(
     inventory: &Inventory,
     table: &mut ObjectTable,
     opts: TranslateOptions,
     hooks: &Checkpoints,
     progress: &dyn Progress,
+    checkpoint_path: &Path,
 ) -> Result<ScanOutcome, ConvertError> {
+    let (checkpoint, restored) =
+        ScanCheckpoint::open(checkpoint_path, &table.fingerprint(), table.len() as u64)?;
+    let mut batches = Batches {
+        checkpoint,
+        hooks,
+        limits: batch_limits(hooks),
+        totals: ScanRecords::default(),
+        missing: Vec::new(),
+        scanned: 0,
+    };
+    let (restored, done) = keep_unmapped(table, restored);
+    let objects_restored = restored.named.len() as u64;
+    batches.totals.extend(restored);
+
     // New objects per pack (the last slot counts loose ones).
     let mut new_in = vec![Vec::new(); inventory.packs.len() + 1];
-    for i in table.indices().filter(|&i| !table.is_mapped(i)) {
+    for i in table
+        .indices()
+        .filter(|&i| !table.is_mapped(i) && !done[i as usize])
+    {
         match table.location(i) {
             Location::Packed { pack, .. } => new_in[pack as usize].push(i),
             Location::Loose => new_in[inventory.packs.len()].push(i),
@@ -95,89 +168,97 @@ pub fn scan(
     }
     let total_new: usize = new_in.iter().map(Vec::len).sum();
     progress.start("hashing objects", Some(total_new as u64));
-    let sink = Sink::default();
     {
         let table_ref: &ObjectTable = table;
         for (pack_no, pack) in inventory.packs.iter().enumerate() {
-            let pack_path = pack.data.path();
             let new = &mut new_in[pack_no];
             if new.is_empty() {
                 continue;
             }
             if new.len() * TRAVERSE_FRACTION < pack.idx.num_objects() as usize {
                 new.sort_unstable_by_key(|&i| table_ref.location(i).offset());
-                new.par_iter()
-                    .try_for_each(|&at| -> Result<(), ConvertError> {
-                        if hooks.interrupted() {
-                            return Err(ConvertError::Interrupted);
-                        }
-                        let mut body = Vec::new();
-                        let kind = CACHE.with_borrow_mut(|cache| {
-                            inventory.read(table_ref, at, cache, &mut body)
-                        })?;
-                        let id = table_ref.sha1(at);
-                        check_name(&id, kind, &body, || pack_path.display().to_string())?;
-                        record(table_ref, &sink, at, kind, &body, opts)?;
-                        progress.advance(1);
-                        Ok(())
+                for batch in new.chunks(batches.limits.objects) {
+                    let sink = Sink::default();
+                    batch.par_iter().try_for_each(|&at| {
+                        read_and_record(inventory, table_ref, at, &sink, opts, hooks, progress)
                     })?;
+                    batches.finish(sink)?;
+                }
                 continue;
             }
-            let external = |id: &ObjectId| inventory.read_external(table_ref, id);
-            let visit = |index: u32,
-                         offset: u64,
-                         kind: ObjectKind,
-                         body: &[u8]|
-             -> Result<(), ConvertError> {
-                let expected = pack.idx.oid_at(index);
-                let at = table_ref
-                    .find_id(&expected)
-                    .expect("every idx entry is in the table");
-                // The same object stored twice is processed at its first location only.
-                if table_ref.location(at)
-                    != (Location::Packed {
-                        pack: pack_no as u32,
-                        offset,
-                    })
-                {
-                    return Ok(());
-                }
-                if table_ref.is_mapped(at) {
-                    return Ok(());
-                }
-                if hooks.interrupted() {
-                    return Err(ConvertError::Interrupted);
-                }
-                check_name(&expected, kind, body, || pack_path.display().to_string())?;
-                record(table_ref, &sink, at, kind, body, opts)?;
-                progress.advance(1);
-                Ok(())
+            let pack_path = pack.data.path();
+            let plan = pack.plan_traversal(batches.limits)?;
+            // Whether this pack's entry at `offset` is an object to scan
+            // here: new, not restored, and stored here first.
+            let wanted = |at: u32, offset: u64| {
+                !table_ref.is_mapped(at)
+                    && !done[at as usize]
+                    && table_ref.location(at)
+                        == (Location::Packed {
+                            pack: pack_no as u32,
+                            offset,
+                        })
             };
-            pack.traverse(&external, &visit)?;
-        }
-        new_in[inventory.packs.len()].par_iter().try_for_each(
-            |&at| -> Result<(), ConvertError> {
-                if hooks.interrupted() {
-                    return Err(ConvertError::Interrupted);
+            let table_index = |index: u32| {
+                table_ref
+                    .find_id(&pack.idx.oid_at(index))
+                    .expect("every idx entry is in the table")
+            };
+            let external = |id: &ObjectId| inventory.read_external(table_ref, id);
+            for b in 0..plan.batch_count() {
+                if !plan
+                    .batch_objects(b)
+                    .any(|(index, offset)| wanted(table_index(index), offset))
+                {
+                    continue; // finished by an earlier run
                 }
-                let id = table_ref.sha1(at);
-                let (kind, body) = loose::read_loose(&inventory.objects_dir, &id)?;
-                check_name(&id, kind, &body, || {
-                    loose::loose_path(&inventory.objects_dir, &id)
-                        .display()
-                        .to_string()
+                let sink = Sink::default();
+                pack.traverse_batch(&plan, b, &external, &|index, offset, kind, body| {
+                    let at = table_index(index);
+                    if !wanted(at, offset) {
+                        return Ok(());
+                    }
+                    if hooks.interrupted() {
+                        return Err(ConvertError::Interrupted);
+                    }
+                    let expected = table_ref.sha1(at);
+                    check_name(&expected, kind, body, || pack_path.display().to_string())?;
+                    record(table_ref, &sink, at, kind, body, opts)?;
+                    progress.advance(1);
+                    Ok(())
                 })?;
-                record(table_ref, &sink, at, kind, &body, opts)?;
-                progress.advance(1);
-                Ok(())
-            },
-        )?;
+                batches.finish(sink)?;
+            }
+        }
+        for batch in new_in[inventory.packs.len()].chunks(batches.limits.objects) {
+            let sink = Sink::default();
+            batch
+                .par_iter()
+                .try_for_each(|&at| -> Result<(), ConvertError> {
+                    if hooks.interrupted() {
+                        return Err(ConvertError::Interrupted);
+                    }
+                    let id = table_ref.sha1(at);
+                    let (kind, body) = loose::read_loose(&inventory.objects_dir, &id)?;
+                    check_name(&id, kind, &body, || {
+                        loose::loose_path(&inventory.objects_dir, &id)
+                            .display()
+                            .to_string()
+                    })?;
+                    record(table_ref, &sink, at, kind, &body, opts)?;
+                    progress.advance(1);
+                    Ok(())
+                })?;
+            batches.finish(sink)?;
+        }
     }
-    for (at, kind, sha256) in sink
-        .named
-        .into_inner()
-        .expect("no panics while holding the lock")
-    {
+    let Batches {
+        totals,
+        missing,
+        scanned,
+        ..
+    } = batches;
+    for &(at, kind, sha256) in &totals.named {
         table.set_kind(at, kind);
         if let Some(id) = sha256 {
             table.set_sha256(at, id);
@@ -189,21 +270,88 @@ pub fn scan(
     }
     progress.finish();
     Ok(ScanOutcome {
-        edges: sink
-            .edges
-            .into_inner()
-            .expect("no panics while holding the lock"),
-        missing: sink
-            .missing
-            .into_inner()
-            .expect("no panics while holding the lock"),
-        gitlinks: sink
-            .gitlinks
-            .into_inner()
-            .expect("no panics while holding the lock"),
-        bytes_inflated: sink.bytes.into_inner(),
-        objects_scanned: sink.scanned.into_inner(),
+        edges: totals.edges,
+        missing,
+        gitlinks: totals.gitlinks,
+        bytes_inflated: totals.bytes,
+        objects_scanned: scanned,
+        objects_restored,
     })
+}
+
+/// Batch limits for this run: scaled by worker threads so a batch stays
+/// about a second of wall time on any machine.
+fn batch_limits(hooks: &Checkpoints) -> BatchLimits {
+    let threads = rayon::current_num_threads().max(1);
+    match hooks.scan_batch_objects {
+        Some(n) => BatchLimits {
+            objects: n as usize,
+            compressed_bytes: u64::MAX,
+        },
+        None => BatchLimits {
+            objects: BATCH_OBJECTS_PER_THREAD * threads,
+            compressed_bytes: BATCH_BYTES_PER_THREAD * threads as u64,
+        },
+    }
+}
+
+/// The restored records that still matter: those of objects without a map
+/// row (a run killed after the scan may have written some since). Returns
+/// them and which table entries they cover.
+fn keep_unmapped(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Vec<bool>) {
+    let mut done = vec![false; table.len()];
+    let unmapped = |at: u32| !table.is_mapped(at);
+    let named: Vec<Named> = restored
+        .named
+        .into_iter()
+        .filter(|&(at, ..)| unmapped(at))
+        .collect();
+    for &(at, ..) in &named {
+        done[at as usize] = true;
+    }
+    let kept = ScanRecords {
+        named,
+        edges: restored
+            .edges
+            .into_iter()
+            .filter(|&(dependent, _)| unmapped(dependent))
+            .collect(),
+        gitlinks: restored
+            .gitlinks
+            .into_iter()
+            .filter(|link| unmapped(link.tree))
+            .collect(),
+        // Inflated bytes are counted for what this run decodes only.
+        bytes: 0,
+    };
+    (kept, done)
+}
+
+/// Reads one object by random access (the few-new-objects path), checks
+/// its name and records it.
+fn read_and_record(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    at: u32,
+    sink: &Sink,
+    opts: TranslateOptions,
+    hooks: &Checkpoints,
+    progress: &dyn Progress,
+) -> Result<(), ConvertError> {
+    if hooks.interrupted() {
+        return Err(ConvertError::Interrupted);
+    }
+    let mut body = Vec::new();
+    let kind = CACHE.with_borrow_mut(|cache| inventory.read(table, at, cache, &mut body))?;
+    let id = table.sha1(at);
+    let Location::Packed { pack, .. } = table.location(at) else {
+        unreachable!("only packed objects are read by location");
+    };
+    let pack_path = inventory.packs[pack as usize].data.path();
+    check_name(&id, kind, &body, || pack_path.display().to_string())?;
+    record(table, sink, at, kind, &body, opts)?;
+    progress.advance(1);
+    Ok(())
 }
 
 /// Checks that `body` hashes to `expected`, with collision detection.

@@ -77,6 +77,16 @@ impl ObjectTable {
         self.sha1.len()
     }
 
+    /// A digest of the id list: equal exactly when two tables hold the
+    /// same objects, so that indices mean the same objects in both.
+    pub fn fingerprint(&self) -> [u8; 32] {
+        use sha2::Digest as _;
+        let mut hasher = sha2::Sha256::new();
+        hasher.update((self.sha1.len() as u64).to_le_bytes());
+        hasher.update(self.sha1.as_flattened());
+        hasher.finalize().into()
+    }
+
     /// The index of a SHA-1 id, if the source has that object.
     ///
     /// Buckets hold about one id, so a short bucket is scanned with an
