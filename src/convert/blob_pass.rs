@@ -10,8 +10,6 @@
 //! deflated again. Blobs an earlier run converted (they have map rows) are
 //! skipped.
 
-use std::cell::RefCell;
-
 use rayon::prelude::*;
 
 use super::ConvertError;
@@ -20,16 +18,18 @@ use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
 use super::progress::Progress;
+use super::read_cache;
 use super::table::{Location, ObjectTable};
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
-use crate::pack::{DeltaCache, EntryKind};
+use crate::pack::EntryKind;
 
+/// A parallel chunk ends at this many blobs, or once its blobs take this
+/// much room in the source (about what its re-deflated blobs hold in
+/// memory until they are appended), whichever comes first: memory follows
+/// the budget, not the size of the repository's files.
 const CHUNK: usize = 4096;
-
-thread_local! {
-    static CACHE: RefCell<DeltaCache> = RefCell::new(DeltaCache::new(super::map_pass::CACHE_BYTES_PER_THREAD));
-}
+const CHUNK_BYTES: u64 = 64 << 20;
 
 enum Payload<'a> {
     /// The source entry's zlib stream, copied as is.
@@ -62,7 +62,15 @@ pub fn blob_pass(
     progress.start("writing blobs", Some(blobs.len() as u64));
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let mut copied = 0u64;
-    for chunk in blobs.chunks(CHUNK) {
+    let stored_size = |at: u32| match table.location(at) {
+        Location::Packed { pack, offset } => layouts[pack as usize].entry_end(offset) - offset,
+        Location::Loose => std::fs::metadata(crate::loose::loose_path(
+            &inventory.objects_dir,
+            &table.sha1(at),
+        ))
+        .map_or(0, |m| m.len()),
+    };
+    for chunk in chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size) {
         let payloads: Vec<(u32, u64, Payload<'_>)> = chunk
             .par_iter()
             .map(|&at| payload(inventory, table, &layouts, at, level))
@@ -84,8 +92,7 @@ pub fn blob_pass(
                     } else {
                         // The base went into an earlier segment: store it whole.
                         let mut body = Vec::new();
-                        CACHE
-                            .with_borrow_mut(|cache| inventory.read(table, at, cache, &mut body))?;
+                        read_cache::read(inventory, table, at, &mut body)?;
                         let zlib = deflate(&body, level);
                         pack.add_compressed(sha1, id, ObjectKind::Blob, body.len() as u64, &zlib)?
                     }
@@ -100,6 +107,30 @@ pub fn blob_pass(
     }
     progress.finish();
     Ok(copied)
+}
+
+/// Cuts `items` into consecutive chunks of at most `max_items` items and,
+/// unless a single item is larger, at most `max_bytes` by `size`.
+fn chunks_within(
+    items: &[u32],
+    max_items: usize,
+    max_bytes: u64,
+    size: impl Fn(u32) -> u64,
+) -> Vec<&[u32]> {
+    let mut chunks = Vec::new();
+    let (mut start, mut bytes) = (0, 0u64);
+    for (i, &item) in items.iter().enumerate() {
+        let s = size(item);
+        if i > start && (i - start == max_items || bytes + s > max_bytes) {
+            chunks.push(&items[start..i]);
+            (start, bytes) = (i, 0);
+        }
+        bytes += s;
+    }
+    if start < items.len() {
+        chunks.push(&items[start..]);
+    }
+    chunks
 }
 
 fn payload<'a>(
@@ -140,11 +171,28 @@ fn payload<'a>(
         }
     }
     let mut body = Vec::new();
-    let kind = CACHE.with_borrow_mut(|cache| inventory.read(table, at, cache, &mut body))?;
+    let kind = read_cache::read(inventory, table, at, &mut body)?;
     debug_assert_eq!(kind, ObjectKind::Blob);
     Ok((
         at,
         body.len() as u64,
         Payload::Deflated(deflate(&body, level)),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunks_within;
+
+    #[test]
+    fn chunks_respect_both_limits_and_keep_order() {
+        let items: Vec<u32> = (0..10).collect();
+        let by_count = chunks_within(&items, 4, u64::MAX, |_| 1);
+        assert_eq!(by_count, vec![&[0, 1, 2, 3][..], &[4, 5, 6, 7], &[8, 9]]);
+        // Item 3 alone exceeds the byte limit: it gets a chunk of its own.
+        let sizes = [10, 10, 10, 500, 10, 10, 10, 10, 10, 10];
+        let by_bytes = chunks_within(&items, 100, 35, |i| sizes[i as usize]);
+        assert_eq!(by_bytes, vec![&[0, 1, 2][..], &[3], &[4, 5, 6], &[7, 8, 9]]);
+        assert!(chunks_within(&[], 4, 4, |_| 1).is_empty());
+    }
 }

@@ -13,7 +13,6 @@
 //! much cheaper than deflating the whole object; the delta is used when the
 //! base sits in the same output segment, else the object is stored whole.
 
-use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
@@ -24,23 +23,16 @@ use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
 use super::progress::Progress;
+use super::read_cache;
 use super::table::{Location, ObjectTable};
 use crate::hash::{HashKind, ObjectId, sha256_object_id};
 use crate::object::ObjectKind;
-use crate::pack::DeltaCache;
 use crate::pack::write::encode_delta;
 use crate::translate::{TranslateOptions, translate_object};
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
 /// that the chunk's bodies stay small in memory.
 const CHUNK: usize = 1024;
-
-/// Bytes of inflated delta bases each worker thread keeps for reuse.
-pub const CACHE_BYTES_PER_THREAD: usize = 64 << 20;
-
-thread_local! {
-    static CACHE: RefCell<DeltaCache> = RefCell::new(DeltaCache::new(CACHE_BYTES_PER_THREAD));
-}
 
 /// Counts from the map pass.
 #[derive(Debug, Default)]
@@ -263,7 +255,7 @@ fn read_translated(
     opts: TranslateOptions,
 ) -> Result<(ObjectKind, Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
     let mut body = Vec::new();
-    let kind = CACHE.with_borrow_mut(|cache| inventory.read(table, at, cache, &mut body))?;
+    let kind = read_cache::read(inventory, table, at, &mut body)?;
     let mut out = Vec::with_capacity(body.len() + body.len() / 2);
     let mapper = |id: &ObjectId| table.map_sha1(id);
     let notes = translate_object(

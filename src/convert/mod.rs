@@ -25,6 +25,7 @@ mod journal;
 mod map_pass;
 mod pack_layout;
 mod progress;
+mod read_cache;
 mod resume;
 mod resume_hooks;
 mod resume_refs;

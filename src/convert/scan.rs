@@ -8,7 +8,6 @@
 //! by one. A pack with many new objects is traversed whole (each base
 //! inflated once), recording only the new ones.
 
-use std::cell::RefCell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -19,13 +18,14 @@ use std::path::Path;
 use super::ConvertError;
 use super::inventory::Inventory;
 use super::progress::Progress;
+use super::read_cache;
 use super::resume_hooks::{Checkpoints, phase};
 use super::scan_checkpoint::{Named, ScanCheckpoint, ScanRecords};
 use super::table::{Location, ObjectTable, well_known_pair};
 use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
 use crate::loose;
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
-use crate::pack::{BatchLimits, DeltaCache};
+use crate::pack::BatchLimits;
 use crate::translate::{TranslateOptions, translate_commit};
 
 /// A reference to an object the source does not have.
@@ -59,11 +59,6 @@ pub struct ScanOutcome {
     /// Objects without a map row whose scan results came from the
     /// checkpoint of an interrupted run instead.
     pub objects_restored: u64,
-}
-
-thread_local! {
-    static CACHE: RefCell<DeltaCache> =
-        RefCell::new(DeltaCache::new(super::map_pass::CACHE_BYTES_PER_THREAD));
 }
 
 /// A pack is traversed whole when at least 1/TRAVERSE_FRACTION of its
@@ -342,7 +337,7 @@ fn read_and_record(
         return Err(ConvertError::Interrupted);
     }
     let mut body = Vec::new();
-    let kind = CACHE.with_borrow_mut(|cache| inventory.read(table, at, cache, &mut body))?;
+    let kind = read_cache::read(inventory, table, at, &mut body)?;
     let id = table.sha1(at);
     let Location::Packed { pack, .. } = table.location(at) else {
         unreachable!("only packed objects are read by location");
