@@ -5,13 +5,12 @@ use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
-use flate2::Decompress;
 use memmap2::Mmap;
 
 use super::checksum::trailer_matches;
 use super::entry::{Entry, HeaderFault, parse_entry};
 use super::error::PackError;
-use super::zlib::{ZlibError, expect_end, inflate_discard, inflate_until};
+use super::zlib::{ZlibError, expect_end, inflate_discard, inflate_until, with_inflater};
 use crate::hash::HashKind;
 
 /// `"PACK"`, version, object count.
@@ -159,14 +158,15 @@ impl PackFile {
             size: entry.size,
         })?;
         let input = self.stream(entry)?;
-        let mut z = Decompress::new(true);
         out.clear();
-        let result = inflate_until(&mut z, input, out, limit).and_then(|ended| {
-            if ended {
-                Ok(())
-            } else {
-                expect_end(&mut z, input, out.len() as u64)
-            }
+        let result = with_inflater(|z| {
+            inflate_until(z, input, out, limit).and_then(|ended| {
+                if ended {
+                    Ok(())
+                } else {
+                    expect_end(z, input, out.len() as u64)
+                }
+            })
         });
         result.map_err(|e| self.zlib_error(entry, e))?;
         if out.len() != limit {
@@ -179,13 +179,14 @@ impl PackFile {
     /// (and checking it yields `entry.size` bytes).
     pub fn compressed_range(&self, entry: &Entry) -> Result<Range<u64>, PackError> {
         let input = self.stream(entry)?;
-        let mut z = Decompress::new(true);
-        let produced =
-            inflate_discard(&mut z, input, entry.size).map_err(|e| self.zlib_error(entry, e))?;
+        let (produced, consumed) = with_inflater(|z| {
+            inflate_discard(z, input, entry.size).map(|produced| (produced, z.total_in()))
+        })
+        .map_err(|e| self.zlib_error(entry, e))?;
         if produced != entry.size {
             return Err(self.size_mismatch(entry, produced));
         }
-        Ok(entry.data_offset..entry.data_offset + z.total_in())
+        Ok(entry.data_offset..entry.data_offset + consumed)
     }
 
     /// Raw bytes of the file, e.g. a range from [`PackFile::compressed_range`].

@@ -19,6 +19,21 @@ pub(crate) enum ZlibError {
     TooLong { at_least: u64 },
 }
 
+thread_local! {
+    static INFLATER: std::cell::RefCell<Decompress> = std::cell::RefCell::new(Decompress::new(true));
+}
+
+/// Runs `f` with this thread's inflate state, reset for a new zlib stream.
+/// A fresh `Decompress` per entry costs an allocation and zeroing of its
+/// state for every object read, which for small trees and commits is a
+/// noticeable share of inflating them.
+pub(crate) fn with_inflater<R>(f: impl FnOnce(&mut Decompress) -> R) -> R {
+    INFLATER.with_borrow_mut(|z| {
+        z.reset(true);
+        f(z)
+    })
+}
+
 /// First reservation for an output buffer; later growth doubles.
 const FIRST_RESERVATION: usize = 8 << 20;
 
