@@ -9,7 +9,7 @@ use clap::Args;
 
 use super::progress_bars::Bars;
 use crate::convert::{
-    ConvertError, ConvertOptions, NoProgress, Progress, UnmappedGitlinks, convert,
+    ConvertError, ConvertOptions, NoProgress, Progress, SubmoduleSource, UnmappedGitlinks, convert,
 };
 
 #[derive(Debug, Args)]
@@ -45,6 +45,15 @@ pub struct ConvertArgs {
     /// placeholder (lossy: deterministic surrogate names, recorded as such).
     #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = ["refuse", "placeholder"])]
     unmapped_gitlinks: String,
+    /// Convert the submodules' repositories (SOURCE's modules/<name>,
+    /// recursively) first, into DEST/modules/<name>, and name gitlinks
+    /// through their maps.
+    #[arg(long)]
+    recurse_submodules: bool,
+    /// The repository of the submodule at PATH (converted first into
+    /// DEST/modules/<name>, its own submodules too). Repeatable.
+    #[arg(long, value_name = "PATH=REPOSITORY")]
+    submodule: Vec<SubmoduleSource>,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -63,6 +72,8 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         } else {
             UnmappedGitlinks::Refuse
         },
+        recurse_submodules: args.recurse_submodules,
+        submodules: args.submodule.clone(),
         ..ConvertOptions::new(&args.source, &args.dest)
     };
     let interrupt = Arc::new(AtomicBool::new(false));
@@ -134,6 +145,20 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         }
         for name in &outcome.pseudo_refs_dropped {
             eprintln!("note: dropped {name}: it names an object that is not in the repository");
+        }
+        for sub in &outcome.submodules {
+            eprintln!(
+                "submodule {}: {} {} new object(s) of {} -> {}",
+                sub.name,
+                if sub.outcome.continued {
+                    "updated,"
+                } else {
+                    "converted,"
+                },
+                sub.outcome.objects_read,
+                sub.outcome.objects_listed,
+                sub.outcome.dest.display()
+            );
         }
         let interop = &outcome.interop;
         if interop.gitlinks_mapped > 0 {

@@ -33,11 +33,11 @@ pub struct Dest {
 }
 
 impl Dest {
-    /// Creates DEST (which must not exist, or be an empty directory) and its
-    /// skeleton, and takes the lock.
+    /// Creates DEST (which must not exist, or be fresh: see [`is_fresh`])
+    /// and its skeleton, and takes the lock.
     pub fn create(path: &Path) -> Result<Self, ConvertError> {
         let preexisting = path.exists();
-        if preexisting && !is_empty_dir(path)? {
+        if preexisting && !is_fresh(path)? {
             return Err(ConvertError::DestExists {
                 path: path.to_path_buf(),
                 ours: rehash_dir(path).is_dir(),
@@ -59,7 +59,9 @@ impl Dest {
     }
 
     /// Removes everything this run put in DEST (a refused first run must
-    /// leave nothing behind); an empty directory the user made stays.
+    /// leave nothing behind); an empty directory the user made stays, and
+    /// so do the submodules converted into `modules/` before this run
+    /// (complete conversions of their own, resumed by the next run).
     pub fn discard(self) -> Result<(), ConvertError> {
         let path = &self.path;
         if !self.preexisting {
@@ -67,6 +69,9 @@ impl Dest {
         }
         for entry in fs::read_dir(path).map_err(|e| ConvertError::io(path, e))? {
             let entry = entry.map_err(|e| ConvertError::io(path, e))?.path();
+            if entry.file_name().is_some_and(|n| n == "modules") {
+                continue; // fresh DEST: only submodules were there (is_fresh)
+            }
             let removed = if entry.is_dir() {
                 fs::remove_dir_all(&entry)
             } else {
@@ -118,6 +123,19 @@ impl Dest {
         write_atomically(&self.path.join("config"), config.as_bytes())?;
         sync_dir(&self.path)
     }
+}
+
+/// Whether DEST holds no conversion yet: it is empty, or holds nothing but
+/// `modules/`, where `--recurse-submodules` converts the submodules before
+/// the superproject (submodules.rs).
+pub fn is_fresh(path: &Path) -> Result<bool, ConvertError> {
+    for entry in fs::read_dir(path).map_err(|e| ConvertError::io(path, e))? {
+        let entry = entry.map_err(|e| ConvertError::io(path, e))?;
+        if entry.file_name() != "modules" || !entry.path().is_dir() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// Whether `path` is a directory with nothing in it.

@@ -95,6 +95,12 @@ pub enum ConvertError {
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]
     Map(#[from] crate::idmap::IdMapError),
+    #[error("submodule {name} ({repo}): {error}")]
+    Submodule {
+        name: String,
+        repo: PathBuf,
+        error: Box<ConvertError>,
+    },
     #[error("interrupted")]
     Interrupted,
     #[error(

@@ -3,7 +3,7 @@
 //! next to the map, and git's own compat map. Called from
 //! [`super::convert`] at two points: after the scan and before publishing.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use super::compat_map;
@@ -12,7 +12,7 @@ use super::external_map::{ExternalMap, PairOrigin};
 use super::scan::UnmappedGitlink;
 use super::table::ObjectTable;
 use super::{ConvertError, ConvertOptions};
-use crate::hash::ObjectId;
+use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{IdMap, map_path};
 
 /// What to do with a gitlink whose submodule commit no map knows.
@@ -69,10 +69,11 @@ pub fn before_publish(
     targets: &GitlinkTargets,
     outcome: &mut InteropOutcome,
 ) -> Result<String, ConvertError> {
+    let path = gitlinks_path(dest);
+    // An incremental run scans only new trees: the pairs earlier runs used
+    // are still named by the trees they wrote, so the record keeps them.
+    let mut recorded = read_recorded(&path)?;
     let mut pairs = Vec::new();
-    let mut text = String::from(
-        "# git-rehash gitlink pairs: <sha1> <sha256> <origin: submodule-map | surrogate>\n",
-    );
     for id in &targets.0 {
         let Some((sha256, origin)) = table.external().entry(id) else {
             continue; // refused earlier; unreachable in a finished run
@@ -81,17 +82,32 @@ pub fn before_publish(
             PairOrigin::SubmoduleMap => outcome.gitlinks_mapped += 1,
             PairOrigin::Surrogate => outcome.gitlink_surrogates += 1,
         }
-        text.push_str(&format!("{id} {sha256} {}\n", origin.as_str()));
-        pairs.push((*id, sha256));
+        recorded
+            .entry(id.to_hex())
+            .or_insert_with(|| (sha256.to_hex(), origin.as_str().to_string()));
     }
-    if !pairs.is_empty() {
-        write_atomically(&gitlinks_path(dest), text.as_bytes())?;
+    if !recorded.is_empty() {
+        let mut text = String::from(
+            "# git-rehash gitlink pairs: <sha1> <sha256> <origin: submodule-map | surrogate>\n",
+        );
+        let mut surrogates = 0;
+        for (sha1, (sha256, origin)) in &recorded {
+            surrogates += usize::from(origin == PairOrigin::Surrogate.as_str());
+            text.push_str(&format!("{sha1} {sha256} {origin}\n"));
+            if let (Some(a), Some(b)) = (
+                ObjectId::from_hex(HashKind::Sha1, sha1.as_bytes()),
+                ObjectId::from_hex(HashKind::Sha256, sha256.as_bytes()),
+            ) {
+                pairs.push((a, b));
+            }
+        }
+        write_atomically(&path, text.as_bytes())?;
         let map = IdMap::open_rw(&map_path(dest))?;
-        map.set_meta("gitlinks_mapped", &outcome.gitlinks_mapped.to_string())?;
         map.set_meta(
-            "gitlink_surrogates",
-            &outcome.gitlink_surrogates.to_string(),
+            "gitlinks_mapped",
+            &(recorded.len() - surrogates).to_string(),
         )?;
+        map.set_meta("gitlink_surrogates", &surrogates.to_string())?;
     }
     if opts.git_compat_map {
         let n = compat_map::write_loose_object_idx(dest, table, &pairs)?;
@@ -100,6 +116,23 @@ pub fn before_publish(
     } else {
         Ok(CONFIG.to_string())
     }
+}
+
+/// The pairs `rehash/gitlinks.txt` records: sha1 hex -> (sha256 hex, origin).
+fn read_recorded(path: &Path) -> Result<BTreeMap<String, (String, String)>, ConvertError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(ConvertError::io(path, e)),
+    };
+    let mut out = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let mut f = line.split_ascii_whitespace();
+        if let (Some(a), Some(b), Some(origin)) = (f.next(), f.next(), f.next()) {
+            out.insert(a.to_string(), (b.to_string(), origin.to_string()));
+        }
+    }
+    Ok(out)
 }
 
 /// `DEST/rehash/gitlinks.txt`.

@@ -19,6 +19,7 @@ mod dest;
 mod error;
 mod external_map;
 mod gitlinks;
+mod gitmodules;
 mod interop;
 mod inventory;
 mod journal;
@@ -33,6 +34,7 @@ mod scan;
 mod scan_checkpoint;
 mod schedule;
 mod source;
+mod submodules;
 mod table;
 mod verify;
 
@@ -50,6 +52,7 @@ pub use progress::{NoProgress, Progress};
 pub use resume::JOURNAL_FORMAT;
 pub use scan::{MissingReference, UnmappedGitlink};
 pub use source::SourceRepo;
+pub use submodules::{SubmoduleOutcome, SubmoduleSource};
 
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, map_path};
@@ -80,6 +83,11 @@ pub struct ConvertOptions {
     /// Map databases or `<sha1> <sha256>` files naming gitlink targets.
     pub submodule_maps: Vec<PathBuf>,
     pub unmapped_gitlinks: UnmappedGitlinks,
+    /// Convert the submodule repositories in SOURCE's `modules/` first,
+    /// into DEST's `modules/`, and name gitlinks through their maps.
+    pub recurse_submodules: bool,
+    /// `--submodule PATH=REPO`: convert REPO first as the submodule at PATH.
+    pub submodules: Vec<SubmoduleSource>,
 }
 
 impl ConvertOptions {
@@ -95,6 +103,8 @@ impl ConvertOptions {
             git_compat_map: false,
             submodule_maps: Vec::new(),
             unmapped_gitlinks: UnmappedGitlinks::Refuse,
+            recurse_submodules: false,
+            submodules: Vec::new(),
         }
     }
 }
@@ -129,6 +139,9 @@ pub struct ConvertOutcome {
     /// Whether DEST held an earlier run's work (resumed or updated).
     pub continued: bool,
     pub interop: InteropOutcome,
+    /// Submodules converted first (`--recurse-submodules`, `--submodule`),
+    /// nested ones included, innermost first.
+    pub submodules: Vec<SubmoduleOutcome>,
     pub elapsed: Duration,
 }
 
@@ -138,6 +151,9 @@ pub fn convert(
     opts: &ConvertOptions,
     progress: &dyn Progress,
 ) -> Result<ConvertOutcome, ConvertError> {
+    // Submodules first: their maps name the superproject's gitlinks.
+    let mut submodules = Vec::new();
+    let opts = &submodules::convert_submodules(opts, progress, &mut submodules)?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(jobs) = opts.jobs {
         builder = builder.num_threads(jobs.max(1));
@@ -145,7 +161,9 @@ pub fn convert(
     let pool = builder
         .build()
         .map_err(|e| ConvertError::io(&opts.dest, std::io::Error::other(e)))?;
-    pool.install(|| convert_in_pool(opts, progress))
+    let mut outcome = pool.install(|| convert_in_pool(opts, progress))?;
+    outcome.submodules = submodules;
+    Ok(outcome)
 }
 
 fn convert_in_pool(

@@ -8,8 +8,9 @@
 
 use std::collections::HashSet;
 use std::fs;
+use std::path::Path;
 
-use super::dest::{Dest, is_empty_dir, rehash_dir};
+use super::dest::{Dest, is_fresh, rehash_dir};
 use super::source::SourceRepo;
 use super::table::ObjectTable;
 use super::{ConvertError, ConvertOptions};
@@ -32,7 +33,10 @@ pub fn open_existing(
     source: &SourceRepo,
 ) -> Result<Option<Existing>, ConvertError> {
     let path = &opts.dest;
-    if !path.exists() || is_empty_dir(path)? {
+    if opts.force {
+        remove_for_force(path)?;
+    }
+    if !path.exists() || is_fresh(path)? {
         return Ok(None);
     }
     if !rehash_dir(path).is_dir() {
@@ -42,11 +46,6 @@ pub fn open_existing(
         });
     }
     let dest = Dest::open(path)?;
-    if opts.force {
-        // Holding the lock, so no other run is writing it.
-        fs::remove_dir_all(&dest.path).map_err(|e| ConvertError::io(&dest.path, e))?;
-        return Ok(None);
-    }
     let map = IdMap::open_rw(&map_path(&dest.path))?;
     let mismatch = |reason: String| ConvertError::DestMismatch {
         path: dest.path.clone(),
@@ -83,6 +82,17 @@ pub fn open_existing(
         }
     }
     Ok(Some(Existing { dest, map }))
+}
+
+/// `--force`: deletes DEST when it is git-rehash's (a directory of
+/// anything else is left alone, and refused later as not ours).
+pub fn remove_for_force(path: &Path) -> Result<(), ConvertError> {
+    if !rehash_dir(path).is_dir() {
+        return Ok(());
+    }
+    let dest = Dest::open(path)?;
+    // Holding the lock, so no other run is writing it.
+    fs::remove_dir_all(&dest.path).map_err(|e| ConvertError::io(&dest.path, e))
 }
 
 /// The options that change what a conversion writes, as recorded in `meta`.
