@@ -54,6 +54,11 @@ pub struct ConvertArgs {
     /// DEST/modules/<name>, its own submodules too). Repeatable.
     #[arg(long, value_name = "PATH=REPOSITORY")]
     submodule: Vec<SubmoduleSource>,
+    /// Add a commit on top of each notes ref (refs/notes/*) whose tree names
+    /// every note by the SHA-256 of its object, so `git notes` in DEST finds
+    /// them. The new commits and trees have no SHA-1 (recorded as created).
+    #[arg(long, conflicts_with = "git_compat_map")]
+    rekey_notes: bool,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -74,6 +79,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         },
         recurse_submodules: args.recurse_submodules,
         submodules: args.submodule.clone(),
+        rekey_notes: args.rekey_notes,
         ..ConvertOptions::new(&args.source, &args.dest)
     };
     let interrupt = Arc::new(AtomicBool::new(false));
@@ -172,6 +178,22 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                 "warning: {} submodule commit(s) got SURROGATE names (--unmapped-gitlinks=placeholder); they are listed in {}",
                 interop.gitlink_surrogates,
                 crate::convert::gitlinks_path(&outcome.dest).display()
+            );
+        }
+        for notes in &interop.notes_rekeyed {
+            eprintln!(
+                "notes: {} re-keyed: {} note(s) now named by SHA-256 in commit {}{}",
+                notes.name,
+                notes.notes,
+                notes.commit,
+                if notes.kept_unmapped > 0 {
+                    format!(
+                        " ({} note(s) on objects SOURCE does not have kept at their SHA-1 paths)",
+                        notes.kept_unmapped
+                    )
+                } else {
+                    String::new()
+                }
             );
         }
         if let Some(n) = interop.compat_map_pairs {

@@ -70,6 +70,12 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             report.surrogate_gitlinks
         );
     }
+    if report.created_objects > 0 {
+        println!(
+            "note: {} object(s) were created by the conversion (--rekey-notes) and have no SHA-1; checked by name and type",
+            report.created_objects
+        );
+    }
     let kinds: Vec<String> = report
         .objects
         .iter()

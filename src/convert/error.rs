@@ -101,6 +101,8 @@ pub enum ConvertError {
         repo: PathBuf,
         error: Box<ConvertError>,
     },
+    #[error("{0}")]
+    IncompatibleOptions(String),
     #[error("interrupted")]
     Interrupted,
     #[error(

@@ -34,6 +34,8 @@ pub struct InteropOutcome {
     pub gitlink_surrogates: usize,
     /// Lines written to `objects/loose-object-idx` (`--git-compat-map`).
     pub compat_map_pairs: Option<u64>,
+    /// `--rekey-notes`: each notes ref and its new commit.
+    pub notes_rekeyed: Vec<super::RekeyedRef>,
 }
 
 /// The distinct SHA-1 targets of every gitlink SOURCE's trees hold.

@@ -23,10 +23,13 @@ mod gitmodules;
 mod interop;
 mod inventory;
 mod journal;
+mod loose_write;
 mod map_pass;
+mod notes_tree;
 mod pack_layout;
 mod progress;
 mod read_cache;
+mod rekey_notes;
 mod resume;
 mod resume_hooks;
 mod resume_refs;
@@ -49,6 +52,7 @@ pub use error::{ConvertError, role_name};
 pub use external_map::surrogate_for;
 pub use interop::{InteropOutcome, UnmappedGitlinks, gitlinks_path};
 pub use progress::{NoProgress, Progress};
+pub use rekey_notes::RekeyedRef;
 pub use resume::JOURNAL_FORMAT;
 pub use scan::{MissingReference, UnmappedGitlink};
 pub use source::SourceRepo;
@@ -88,6 +92,9 @@ pub struct ConvertOptions {
     pub recurse_submodules: bool,
     /// `--submodule PATH=REPO`: convert REPO first as the submodule at PATH.
     pub submodules: Vec<SubmoduleSource>,
+    /// Put a commit on top of each notes ref whose notes are named by
+    /// SHA-256 (`git notes` in DEST then finds them).
+    pub rekey_notes: bool,
 }
 
 impl ConvertOptions {
@@ -105,6 +112,7 @@ impl ConvertOptions {
             unmapped_gitlinks: UnmappedGitlinks::Refuse,
             recurse_submodules: false,
             submodules: Vec::new(),
+            rekey_notes: false,
         }
     }
 }
@@ -151,6 +159,15 @@ pub fn convert(
     opts: &ConvertOptions,
     progress: &dyn Progress,
 ) -> Result<ConvertOutcome, ConvertError> {
+    if opts.rekey_notes && opts.git_compat_map {
+        // git's compat map needs a SHA-1 for every object; the re-keyed
+        // notes commits and trees have none.
+        return Err(ConvertError::IncompatibleOptions(
+            "--rekey-notes creates objects that have no SHA-1 name, which --git-compat-map \
+             (extensions.compatObjectFormat) cannot describe; use one or the other"
+                .into(),
+        ));
+    }
     // Submodules first: their maps name the superproject's gitlinks.
     let mut submodules = Vec::new();
     let opts = &submodules::convert_submodules(opts, progress, &mut submodules)?;
@@ -285,8 +302,17 @@ fn convert_in_pool(
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
     let refs_done =
         refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper)?;
+    let mut ref_files = refs_done.files.clone();
+    if opts.rekey_notes {
+        // The reverse index tells created trees from translated ones.
+        map.finish_load()?;
+        let (rekeyed, files) =
+            rekey_notes::rekey_notes(&source_refs, &inventory, &table, &dest.path, &mut map)?;
+        outcome.interop.notes_rekeyed = rekeyed;
+        ref_files.extend(files);
+    }
     hooks.kill_point(phase::REFS);
-    outcome.refs_deleted = resume_refs::prune_stale_refs(&dest.path, &refs_done.files)?;
+    outcome.refs_deleted = resume_refs::prune_stale_refs(&dest.path, &ref_files)?;
     progress.finish();
     outcome.refs_written = refs_done.refs_written;
     outcome.reflog_entries_dropped = refs_done.reflog_entries_dropped;

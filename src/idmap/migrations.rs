@@ -10,6 +10,7 @@ use rusqlite::Connection;
 pub const MIGRATIONS: &[&str] = &[
     include_str!("../../migrations/0001_object_map.sql"),
     include_str!("../../migrations/0002_run_journal.sql"),
+    include_str!("../../migrations/0003_created_objects.sql"),
 ];
 
 /// The schema version this build writes and understands.

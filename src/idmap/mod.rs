@@ -8,6 +8,7 @@
 //! resolves full and abbreviated names on either side; [`export`] streams the
 //! rows.
 
+mod created;
 mod error;
 mod export;
 mod journal;
@@ -15,6 +16,7 @@ mod migrations;
 mod query;
 mod store;
 
+pub use created::CreatedRow;
 pub use error::IdMapError;
 pub use export::export_rows;
 pub use journal::RunId;

@@ -33,6 +33,20 @@ pub struct MapIndex {
     /// Extra pairs that are not objects of DEST: gitlink targets (submodule
     /// commits), sorted by SHA-256. Used for translation only.
     gitlinks: Vec<GitlinkPair>,
+    /// Objects the conversion created (`--rekey-notes`), with no SHA-1:
+    /// sorted by SHA-256, each with its "seen in DEST" flag.
+    created: Vec<Created>,
+    created_seen: Vec<AtomicBool>,
+}
+
+/// An object of the map's `created` table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Created {
+    pub sha256: [u8; 32],
+    pub kind: ObjectKind,
+    /// For a commit a ref names instead of SOURCE's translated value: that
+    /// translated value (the commit's parent).
+    pub base: Option<[u8; 32]>,
 }
 
 impl MapIndex {
@@ -55,7 +69,69 @@ impl MapIndex {
             Err(ForEachError::Map(e)) => return Err(e),
             Err(ForEachError::Io(_)) => unreachable!("the row consumer does no I/O"),
         }
-        Ok(Self::from_rows(rows))
+        let mut index = Self::from_rows(rows);
+        let created = map
+            .created()?
+            .into_iter()
+            .filter_map(|row| match (row.sha256, row.stands_for) {
+                (ObjectId::Sha256(sha256), stands_for) => Some(Created {
+                    sha256,
+                    kind: row.kind,
+                    base: stands_for.and_then(|(_, base)| match base {
+                        ObjectId::Sha256(b) => Some(b),
+                        ObjectId::Sha1(_) => None,
+                    }),
+                }),
+                _ => None,
+            })
+            .collect();
+        index.set_created(created);
+        Ok(index)
+    }
+
+    /// Sets the objects the conversion created (no SHA-1 counterpart).
+    pub fn set_created(&mut self, mut created: Vec<Created>) {
+        created.sort_unstable_by_key(|c| c.sha256);
+        created.dedup_by_key(|c| c.sha256);
+        self.created_seen = created.iter().map(|_| AtomicBool::new(false)).collect();
+        self.created = created;
+    }
+
+    /// The created object named `id`, and its position.
+    pub fn find_created(&self, id: &[u8; 32]) -> Option<(u32, Created)> {
+        self.created
+            .binary_search_by(|c| c.sha256.cmp(id))
+            .ok()
+            .map(|p| (p as u32, self.created[p]))
+    }
+
+    /// Marks a created object as found in DEST; returns whether it already was.
+    pub fn mark_created_seen(&self, pos: u32) -> bool {
+        self.created_seen[pos as usize].swap(true, Ordering::Relaxed)
+    }
+
+    /// Created objects no object of DEST matched.
+    pub fn unseen_created(&self) -> impl Iterator<Item = Created> + '_ {
+        self.created
+            .iter()
+            .zip(&self.created_seen)
+            .filter(|(_, s)| !s.load(Ordering::Relaxed))
+            .map(|(c, _)| *c)
+    }
+
+    pub fn created_len(&self) -> usize {
+        self.created.len()
+    }
+
+    /// Whether `found` (a ref's value in DEST) is a created commit standing
+    /// on `expected` (the translation of SOURCE's value).
+    pub fn stands_on(&self, found: &ObjectId, expected: &ObjectId) -> bool {
+        match (found, expected) {
+            (ObjectId::Sha256(f), ObjectId::Sha256(e)) => self
+                .find_created(f)
+                .is_some_and(|(_, c)| c.base.as_ref() == Some(e)),
+            _ => false,
+        }
     }
 
     pub fn from_rows(mut rows: Vec<Row>) -> Self {
@@ -68,6 +144,8 @@ impl MapIndex {
             by_sha1,
             seen,
             gitlinks: Vec::new(),
+            created: Vec::new(),
+            created_seen: Vec::new(),
         }
     }
 
@@ -168,10 +246,13 @@ impl MapIndex {
         out
     }
 
-    /// Whether `id` (of kind `hash`) is an object of the map.
+    /// Whether `id` (of kind `hash`) is an object of the map (created
+    /// objects included).
     pub fn contains(&self, id: &ObjectId) -> bool {
         match (id.kind(), id) {
-            (HashKind::Sha256, ObjectId::Sha256(raw)) => self.find_sha256(raw).is_some(),
+            (HashKind::Sha256, ObjectId::Sha256(raw)) => {
+                self.find_sha256(raw).is_some() || self.find_created(raw).is_some()
+            }
             (HashKind::Sha1, ObjectId::Sha1(raw)) => self.find_sha1(raw).is_some(),
             _ => false,
         }

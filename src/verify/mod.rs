@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 pub use error::VerifyError;
-pub use map_index::{GitlinkPair, MapIndex, Row};
+pub use map_index::{Created, GitlinkPair, MapIndex, Row};
 pub use problem::Problem;
 
 use crate::convert::{Progress, SourceRepo};
@@ -83,6 +83,9 @@ pub struct VerifyReport {
     /// Gitlink targets that carry a surrogate name
     /// (`--unmapped-gitlinks=placeholder`): lossy, but not a mismatch.
     pub surrogate_gitlinks: u64,
+    /// Objects the conversion created with no SHA-1 counterpart
+    /// (`--rekey-notes`), checked by name and type only.
+    pub created_objects: u64,
     pub elapsed: Duration,
 }
 
@@ -157,6 +160,13 @@ fn verify_in_pool(
         });
     }
 
+    for created in index.unseen_created() {
+        sink.report(Problem::MissingCreated {
+            sha256: ObjectId::Sha256(created.sha256),
+            kind: created.kind,
+        });
+    }
+
     progress.start("verifying refs", None);
     let dest_refs = read_source_refs(dest, HashKind::Sha256)?;
     let mut refs_checked = refs_check::check_dest_refs(&dest_refs, &index, &sink);
@@ -196,6 +206,7 @@ fn verify_in_pool(
         problem_count,
         irreversible,
         surrogate_gitlinks,
+        created_objects: index.created_len() as u64,
         elapsed: started.elapsed(),
     })
 }

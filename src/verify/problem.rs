@@ -53,6 +53,8 @@ pub enum Problem {
         sha256: ObjectId,
         kind: ObjectKind,
     },
+    #[error("object {sha256} ({kind}), recorded as created by the conversion, is not in DEST")]
+    MissingCreated { sha256: ObjectId, kind: ObjectKind },
     #[error("the map names {id} in more than one row")]
     DuplicateRow { id: ObjectId },
     #[error("ref {name} names {id}, which is not an object of DEST")]

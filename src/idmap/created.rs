@@ -1,0 +1,132 @@
+//! Objects the conversion created in DEST, with no SHA-1 counterpart
+//! (migration 0003, `created`): recorded so that `verify` can tell them
+//! from stray objects, and so that DEST's refs to them are explained.
+
+use rusqlite::params;
+
+use super::{IdMap, IdMapError};
+use crate::hash::{HashKind, ObjectId};
+use crate::object::ObjectKind;
+
+/// One created object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreatedRow {
+    pub sha256: ObjectId,
+    pub kind: ObjectKind,
+    /// Why it exists (`rekey-notes`).
+    pub reason: String,
+    /// The ref that points to it instead of the translation of SOURCE's
+    /// value, and that translation (what it stands on).
+    pub stands_for: Option<(String, ObjectId)>,
+}
+
+impl IdMap {
+    /// Records created objects; re-recording the same object is a no-op
+    /// (re-runs create the same objects: their content is deterministic).
+    pub fn record_created(&mut self, rows: &[CreatedRow]) -> Result<(), IdMapError> {
+        let path = self.path.clone();
+        let sql = |source| IdMapError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        {
+            let mut stmt = tx
+                .prepare_cached(
+                    "INSERT OR REPLACE INTO created (sha256, type, reason, ref, base)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                )
+                .map_err(sql)?;
+            for row in rows {
+                let (name, base) = match &row.stands_for {
+                    Some((name, base)) => (Some(name.as_str()), Some(base.as_bytes())),
+                    None => (None, None),
+                };
+                stmt.execute(params![
+                    row.sha256.as_bytes(),
+                    row.kind.pack_code(),
+                    row.reason,
+                    name,
+                    base
+                ])
+                .map_err(sql)?;
+            }
+        }
+        tx.commit().map_err(sql)
+    }
+
+    /// Every created object, by SHA-256.
+    pub fn created(&self) -> Result<Vec<CreatedRow>, IdMapError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT sha256, type, reason, ref, base FROM created ORDER BY sha256")
+            .map_err(|e| self.sql(e))?;
+        let raw = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, Vec<u8>>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<Vec<u8>>>(4)?,
+                ))
+            })
+            .and_then(|rows| rows.collect::<Result<Vec<_>, _>>())
+            .map_err(|e| self.sql(e))?;
+        let corrupt = |reason: String| IdMapError::CorruptRow {
+            path: self.path.clone(),
+            reason,
+        };
+        raw.into_iter()
+            .map(|(sha256, code, reason, name, base)| {
+                let sha256 = ObjectId::from_raw(HashKind::Sha256, &sha256)
+                    .ok_or_else(|| corrupt("created: sha256 of wrong length".into()))?;
+                let kind = u8::try_from(code)
+                    .ok()
+                    .and_then(ObjectKind::from_pack_code)
+                    .ok_or_else(|| corrupt(format!("created: type {code} for {sha256}")))?;
+                let base = base
+                    .map(|b| {
+                        ObjectId::from_raw(HashKind::Sha256, &b)
+                            .ok_or_else(|| corrupt(format!("created: base of {sha256}")))
+                    })
+                    .transpose()?;
+                Ok(CreatedRow {
+                    sha256,
+                    kind,
+                    reason,
+                    stands_for: name.zip(base),
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn created_rows_round_trip_and_rerecording_is_idempotent() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
+        let rows = vec![
+            CreatedRow {
+                sha256: ObjectId::Sha256([1; 32]),
+                kind: ObjectKind::Tree,
+                reason: "rekey-notes".into(),
+                stands_for: None,
+            },
+            CreatedRow {
+                sha256: ObjectId::Sha256([2; 32]),
+                kind: ObjectKind::Commit,
+                reason: "rekey-notes".into(),
+                stands_for: Some(("refs/notes/commits".into(), ObjectId::Sha256([3; 32]))),
+            },
+        ];
+        map.record_created(&rows).unwrap();
+        map.record_created(&rows).unwrap();
+        assert_eq!(map.created().unwrap(), rows);
+        assert_eq!(map.count().unwrap(), 0, "no pairs were added");
+    }
+}
