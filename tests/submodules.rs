@@ -291,3 +291,36 @@ fn force_with_recursion_starts_over_and_keeps_the_submodules() {
     assert_eq!(git(&dest, &["rev-parse", "HEAD"]), head);
     fsck_strict(&dest.join("modules/mid-name"));
 }
+
+#[test]
+fn refused_superproject_keeps_the_converted_submodules() {
+    let fx = Fixture::build("sub-refused");
+    // Pin a mid commit that no repository has.
+    let sup = &fx.superproject;
+    let bogus = "1234567890".repeat(4);
+    git(
+        sup,
+        &[
+            "update-index",
+            "--cacheinfo",
+            &format!("160000,{bogus},mid"),
+        ],
+    );
+    git(sup, &["commit", "-q", "-m", "pin a commit nobody has"]);
+    let dest = fx.root.join("refused.git");
+    let out = rehash_convert(sup, &dest, &["--recurse-submodules"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("submodule path mid") && stderr.contains(&bogus),
+        "{stderr}"
+    );
+    // DEST is not a repository, but the submodules' conversions are kept.
+    assert!(!dest.join("config").exists());
+    let mid_dest = dest.join("modules/mid-name");
+    assert_eq!(
+        git(&mid_dest, &["rev-parse", "--show-object-format"]),
+        "sha256"
+    );
+    fsck_strict(&mid_dest);
+}
