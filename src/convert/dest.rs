@@ -43,16 +43,10 @@ impl Dest {
                 ours: rehash_dir(path).is_dir(),
             });
         }
-        for dir in [
-            "objects/pack",
-            "objects/info",
-            "refs/heads",
-            "refs/tags",
-            "rehash",
-        ] {
-            let d = path.join(dir);
-            fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
-        }
+        // `rehash/` first: a DEST with it is recognised as ours, so a run
+        // killed while making the skeleton is resumed, not refused.
+        let d = rehash_dir(path);
+        fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
         let mut dest = Self::open(path)?;
         dest.preexisting = preexisting;
         Ok(dest)
@@ -102,6 +96,11 @@ impl Dest {
         }
         f.set_len(0).map_err(|e| ConvertError::io(&lock, e))?;
         writeln!(f, "{}", std::process::id()).map_err(|e| ConvertError::io(&lock, e))?;
+        // The rest of the skeleton (again, if a killed run left it unfinished).
+        for dir in ["objects/pack", "objects/info", "refs/heads", "refs/tags"] {
+            let d = path.join(dir);
+            fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
+        }
         Ok(Dest {
             path,
             _lock: f,
