@@ -1,35 +1,153 @@
-//! Append-only schema migrations, tracked by `PRAGMA user_version`.
+//! Append-only schema migrations, identified by the number of their file.
 //!
-//! Migration N (1-based) is the N-th file of `migrations/`; a database at
-//! user_version V gets migrations V+1.. applied in one transaction each.
-//! Files are never edited once released: a schema change is a new file.
+//! Migration N is `migrations/NNNN_*.sql`, optionally followed by a Rust step
+//! for what SQL cannot express. Numbers need not be contiguous: migrations
+//! are written on parallel branches, and a gap (a number taken by a branch
+//! not merged yet) must not make a database skip or repeat one. So the
+//! numbers applied are recorded in `schema_migrations`, and every known
+//! migration not recorded there is applied, in ascending order, one
+//! transaction each. `PRAGMA user_version` holds the highest number applied,
+//! which older builds (that knew only user_version) compare with their own
+//! latest to refuse a newer database.
+//!
+//! Databases from before `schema_migrations` have migrations 1..=user_version
+//! applied (the numbers then were contiguous). Files are never edited once
+//! released: a schema change is a new file.
 
-use rusqlite::Connection;
+use std::collections::BTreeSet;
 
-/// The migrations, in order. Their index + 1 is the user_version they produce.
-pub const MIGRATIONS: &[&str] = &[
-    include_str!("../../migrations/0001_object_map.sql"),
-    include_str!("../../migrations/0002_run_journal.sql"),
-    include_str!("../../migrations/0003_created_objects.sql"),
-];
+use rusqlite::{Connection, OptionalExtension, Transaction};
 
-/// The schema version this build writes and understands.
-pub fn latest_version() -> i64 {
-    MIGRATIONS.len() as i64
+pub struct Migration {
+    /// The number of its file; the order of application.
+    pub id: i64,
+    sql: &'static str,
+    /// Runs after `sql`, in the same transaction.
+    then: Option<fn(&Transaction<'_>) -> rusqlite::Result<()>>,
 }
 
-/// Applies every migration the database has not seen. Returns the version
-/// found before, or `Err(found)` wrapped by the caller when it is too new.
-pub fn apply(conn: &mut Connection) -> rusqlite::Result<Result<i64, i64>> {
-    let found: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    if found > latest_version() {
-        return Ok(Err(found));
+/// The migrations, in ascending `id`.
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        id: 1,
+        sql: include_str!("../../migrations/0001_object_map.sql"),
+        then: None,
+    },
+    Migration {
+        id: 2,
+        sql: include_str!("../../migrations/0002_run_journal.sql"),
+        then: None,
+    },
+    Migration {
+        id: 3,
+        sql: include_str!("../../migrations/0003_created_objects.sql"),
+        then: None,
+    },
+];
+
+/// The highest migration number this build knows.
+pub fn latest_version() -> i64 {
+    MIGRATIONS.last().map_or(0, |m| m.id)
+}
+
+fn is_known(id: i64) -> bool {
+    MIGRATIONS.iter().any(|m| m.id == id)
+}
+
+/// The user_version and the migrations applied to the database.
+fn applied(conn: &Connection) -> rusqlite::Result<(i64, BTreeSet<i64>)> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    let has_table = conn
+        .query_row(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
+            [],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    let ids = if has_table {
+        let mut stmt = conn.prepare("SELECT id FROM schema_migrations")?;
+        stmt.query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?
+    } else {
+        (1..=version).collect()
+    };
+    Ok((version, ids))
+}
+
+/// `Err(version)` when the database has a migration this build does not
+/// know (it was written by a newer build).
+pub fn check(conn: &Connection) -> rusqlite::Result<Result<(), i64>> {
+    let (version, ids) = applied(conn)?;
+    if version > latest_version() || ids.iter().any(|&id| !is_known(id)) {
+        return Ok(Err(version));
     }
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+    Ok(Ok(()))
+}
+
+/// Applies every migration the database has not seen. Returns the
+/// user_version found before, or `Err(found)` wrapped by the caller when the
+/// database is too new.
+pub fn apply(conn: &mut Connection) -> rusqlite::Result<Result<i64, i64>> {
+    let (found, done) = applied(conn)?;
+    if let Err(v) = check(conn)? {
+        return Ok(Err(v));
+    }
+    let tx = conn.transaction()?;
+    tx.execute_batch("CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY)")?;
+    for id in &done {
+        tx.execute(
+            "INSERT OR IGNORE INTO schema_migrations (id) VALUES (?1)",
+            [id],
+        )?;
+    }
+    tx.commit()?;
+    let mut version = found;
+    for m in MIGRATIONS.iter().filter(|m| !done.contains(&m.id)) {
         let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.execute_batch(m.sql)?;
+        if let Some(step) = m.then {
+            step(&tx)?;
+        }
+        tx.execute("INSERT INTO schema_migrations (id) VALUES (?1)", [m.id])?;
+        version = version.max(m.id);
+        tx.pragma_update(None, "user_version", version)?;
         tx.commit()?;
     }
     Ok(Ok(found))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_ascend_and_are_unique() {
+        assert!(MIGRATIONS.windows(2).all(|w| w[0].id < w[1].id));
+    }
+
+    #[test]
+    fn a_pre_table_database_counts_as_contiguous() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(MIGRATIONS[0].sql).unwrap();
+        conn.execute_batch(MIGRATIONS[1].sql).unwrap();
+        conn.pragma_update(None, "user_version", 2).unwrap();
+        assert_eq!(apply(&mut conn).unwrap(), Ok(2));
+        let (version, ids) = applied(&conn).unwrap();
+        assert_eq!(version, latest_version());
+        assert_eq!(ids, MIGRATIONS.iter().map(|m| m.id).collect());
+        // Applying again is a no-op.
+        assert_eq!(apply(&mut conn).unwrap(), Ok(latest_version()));
+    }
+
+    #[test]
+    fn an_unknown_applied_number_is_too_new() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        apply(&mut conn).unwrap();
+        // As if a build with migration 3 (a parallel branch) had opened it.
+        conn.execute("INSERT INTO schema_migrations (id) VALUES (3)", [])
+            .unwrap();
+        assert_eq!(check(&conn).unwrap(), Err(latest_version()));
+        assert_eq!(apply(&mut conn).unwrap(), Err(latest_version()));
+    }
 }

@@ -79,11 +79,7 @@ impl IdMap {
             conn,
             path: path.to_path_buf(),
         };
-        let found: i64 = map
-            .conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(|e| map.sql(e))?;
-        if found > migrations::latest_version() {
+        if let Err(found) = migrations::check(&map.conn).map_err(|e| map.sql(e))? {
             return Err(IdMapError::TooNew {
                 path: path.to_path_buf(),
                 found,
