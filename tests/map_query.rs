@@ -231,6 +231,57 @@ fn prefixes_at_the_ambiguity_boundary() {
     assert_eq!(ask("1234567"), ("1234567 ambiguous\n".into(), Some(1)));
 }
 
+/// `--batch` answers from one snapshot with the map's prefix filters, a
+/// different path from single ids: it must give the same answers.
+#[test]
+fn batch_agrees_with_single_lookups_at_the_boundaries() {
+    let map = boundary_map();
+    let s = |p: &str| pad(p, 64, '0');
+    let queries = [
+        "abcd".to_owned(),
+        "abcde".into(),
+        "ABCDF".into(),
+        "abce".into(),
+        "abcdf1".into(),
+        "abcd9".into(),
+        "ffff".into(),
+        s("1111")[..41].into(),
+        s("1111"),
+        pad("abcde", 40, '0'),
+        pad("abcdf", 39, '0'),
+        "3333".into(),
+        "1234567".into(),
+        "12345670".into(),
+        "7654321".into(),
+        pad("7654321", 40, '1'),
+    ];
+    let mut single = String::new();
+    for q in &queries {
+        single += &stdout(&map_file_cmd(map, &[q], b""));
+    }
+    let out = map_file_cmd(map, &["--batch"], (queries.join("\n") + "\n").as_bytes());
+    assert_eq!(stdout(&out), single);
+}
+
+/// A full SHA-1 name that is also the start of another object's SHA-256
+/// name names two objects.
+#[test]
+fn full_sha1_matching_a_sha256_prefix_is_ambiguous() {
+    let a = pad("9999", 40, '0');
+    let map = synthetic_map(
+        "cross",
+        &[
+            (&a, &pad("aaaa", 64, '0'), ObjectKind::Blob),
+            (&pad("8888", 40, '0'), &pad(&a, 64, '1'), ObjectKind::Tree),
+        ],
+    );
+    for args in [&[a.as_str()][..], &["--batch"]] {
+        let out = map_file_cmd(&map, args, format!("{a}\n").as_bytes());
+        assert_eq!(stdout(&out), format!("{a} ambiguous\n"), "{args:?}");
+        assert_eq!(out.status.code(), Some(1));
+    }
+}
+
 #[test]
 fn json_format() {
     let map = boundary_map();

@@ -18,6 +18,8 @@ use std::collections::BTreeSet;
 
 use rusqlite::{Connection, OptionalExtension, Transaction};
 
+use super::lookup_aids;
+
 pub struct Migration {
     /// The number of its file; the order of application.
     pub id: i64,
@@ -42,6 +44,13 @@ pub const MIGRATIONS: &[Migration] = &[
         id: 3,
         sql: include_str!("../../migrations/0003_created_objects.sql"),
         then: None,
+    },
+    Migration {
+        id: 4,
+        sql: include_str!("../../migrations/0004_prefix_filter.sql"),
+        // A map that was already indexed gets the covering index and the
+        // filters now, so it is fast without waiting for another conversion.
+        then: Some(lookup_aids::upgrade_indexed_map),
     },
 ];
 
@@ -143,7 +152,7 @@ mod tests {
     #[test]
     fn an_unknown_applied_number_is_too_new() {
         let mut conn = Connection::open_in_memory().unwrap();
-        apply(&mut conn).unwrap();
+        apply(&mut conn).unwrap().unwrap();
         // As if a build with migration 3 (a parallel branch) had opened it.
         conn.execute("INSERT INTO schema_migrations (id) VALUES (3)", [])
             .unwrap();

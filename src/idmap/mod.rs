@@ -12,6 +12,7 @@ mod created;
 mod error;
 mod export;
 mod journal;
+mod lookup_aids;
 mod migrations;
 mod query;
 mod store;

@@ -8,10 +8,16 @@
 //! are exactly `lo <= id < hi`, where `lo` is the prefix's bytes (an odd
 //! trailing digit filling the high half of the last byte) and `hi` is `lo`
 //! plus one in its last digit. Two matching rows are enough to know the
-//! prefix is ambiguous, so every scan stops after two (`LIMIT 2`).
+//! prefix is ambiguous, so every scan stops after two (`LIMIT 2`); a full
+//! name is an equality probe instead.
+//!
+//! Within a snapshot (`--batch`), a side whose prefix filter rules the id out
+//! is not probed at all (see `lookup_aids`): a lookup is then one B-tree
+//! descent instead of two, the cost that dominates on a large map.
 
 use rusqlite::Statement;
 
+use super::lookup_aids::{PrefixFilter, Side};
 use super::{IdMap, IdMapError, MapRow};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
@@ -193,6 +199,10 @@ const SELECT_BY_SHA1: &str = "SELECT sha1, sha256, type FROM objects \
      WHERE sha1 >= ?1 AND sha1 < ?2 ORDER BY sha1 LIMIT 2";
 const SELECT_BY_SHA256: &str = "SELECT sha1, sha256, type FROM objects \
      WHERE sha256 >= ?1 AND sha256 < ?2 ORDER BY sha256 LIMIT 2";
+/// Full names: an equality probe, a little cheaper than the range (the
+/// keys are unique, and the cursor need not step to a second row).
+const SELECT_SHA1_EQ: &str = "SELECT sha1, sha256, type FROM objects WHERE sha1 = ?1";
+const SELECT_SHA256_EQ: &str = "SELECT sha1, sha256, type FROM objects WHERE sha256 = ?1";
 const SELECT_COMMITTISH_BY_SHA1: &str = "SELECT sha1, sha256, type FROM objects \
      WHERE sha1 >= ?1 AND sha1 < ?2 AND type IN (1, 4) ORDER BY sha1 LIMIT 2";
 
@@ -206,7 +216,12 @@ pub struct Resolver<'m> {
     map: &'m IdMap,
     by_sha1: Statement<'m>,
     by_sha256: Statement<'m>,
+    sha1_eq: Statement<'m>,
+    sha256_eq: Statement<'m>,
     committish_by_sha1: Statement<'m>,
+    /// The prefix filters of the SHA-1 and SHA-256 sides, opened with the
+    /// snapshot (they are only valid within it).
+    filters: [Option<PrefixFilter<'m>>; 2],
     in_snapshot: bool,
 }
 
@@ -224,7 +239,10 @@ impl<'m> Resolver<'m> {
             map,
             by_sha1: prepare(SELECT_BY_SHA1)?,
             by_sha256: prepare(SELECT_BY_SHA256)?,
+            sha1_eq: prepare(SELECT_SHA1_EQ)?,
+            sha256_eq: prepare(SELECT_SHA256_EQ)?,
             committish_by_sha1: prepare(SELECT_COMMITTISH_BY_SHA1)?,
+            filters: [None, None],
             in_snapshot: false,
         })
     }
@@ -232,16 +250,34 @@ impl<'m> Resolver<'m> {
     /// Answers every following query from one snapshot of the database (one
     /// read transaction), which saves taking the read lock per query. A
     /// writer is never blocked by it (WAL); it only sees the snapshot end
-    /// when this resolver is dropped.
+    /// when this resolver is dropped. Within the snapshot the prefix
+    /// filters are used, when the map has current ones.
     pub fn hold_snapshot(&mut self) -> Result<(), IdMapError> {
         if !self.in_snapshot {
-            self.map
-                .conn
-                .execute_batch("BEGIN DEFERRED")
-                .map_err(|e| self.map.sql(e))?;
+            let sql = |e| self.map.sql(e);
+            self.map.conn.execute_batch("BEGIN DEFERRED").map_err(sql)?;
             self.in_snapshot = true;
+            for (filter, side) in self.filters.iter_mut().zip([Side::Sha1, Side::Sha256]) {
+                *filter = PrefixFilter::open(&self.map.conn, side).map_err(sql)?;
+            }
         }
         Ok(())
+    }
+
+    /// Whether some name on side `i` (0 SHA-1, 1 SHA-256) may start with
+    /// the prefix: always, without a filter.
+    fn may_match(
+        &self,
+        i: usize,
+        prefix: &HexPrefix,
+        range: &ByteRange,
+    ) -> Result<bool, IdMapError> {
+        match &self.filters[i] {
+            Some(filter) => filter
+                .may_start_with(range.lo(), prefix.len())
+                .map_err(|e| self.map.sql(e)),
+            None => Ok(true),
+        }
     }
 
     /// What `prefix` names among all objects, looking at both sides: up to
@@ -249,11 +285,21 @@ impl<'m> Resolver<'m> {
     pub fn resolve(&mut self, prefix: &HexPrefix) -> Result<Resolution, IdMapError> {
         let range = prefix.range();
         let mut matches = Matches::default();
-        if prefix.fits(HashKind::Sha1) {
-            scan(self.map, &mut self.by_sha1, &range, &mut matches)?;
+        if prefix.fits(HashKind::Sha1) && self.may_match(0, prefix, &range)? {
+            let stmt = if prefix.len() == HashKind::Sha1.hex_len() {
+                &mut self.sha1_eq
+            } else {
+                &mut self.by_sha1
+            };
+            scan(self.map, stmt, &range, &mut matches)?;
         }
-        if !matches.is_ambiguous() {
-            scan(self.map, &mut self.by_sha256, &range, &mut matches)?;
+        if !matches.is_ambiguous() && self.may_match(1, prefix, &range)? {
+            let stmt = if prefix.len() == HashKind::Sha256.hex_len() {
+                &mut self.sha256_eq
+            } else {
+                &mut self.by_sha256
+            };
+            scan(self.map, stmt, &range, &mut matches)?;
         }
         Ok(matches.resolution())
     }
@@ -317,9 +363,12 @@ fn scan(
     range: &ByteRange,
     matches: &mut Matches,
 ) -> Result<(), IdMapError> {
-    let mut rows = stmt
-        .query([range.lo(), range.hi()])
-        .map_err(|e| map.sql(e))?;
+    let mut rows = if stmt.parameter_count() == 1 {
+        stmt.query([range.lo()])
+    } else {
+        stmt.query([range.lo(), range.hi()])
+    }
+    .map_err(|e| map.sql(e))?;
     while let Some(row) = rows.next().map_err(|e| map.sql(e))? {
         matches.push(decode_row(map, row)?);
     }

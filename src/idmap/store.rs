@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use super::IdMapError;
-use super::migrations;
+use super::{lookup_aids, migrations};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
@@ -138,14 +138,18 @@ impl IdMap {
         Ok(count)
     }
 
-    /// Builds the reverse (SHA-256) index once the rows are in.
+    /// Builds the reverse (SHA-256) index and the prefix filters once the
+    /// rows are in (see `lookup_aids`).
     pub fn finish_load(&mut self) -> Result<(), IdMapError> {
-        self.conn
-            .execute_batch(
-                "CREATE UNIQUE INDEX IF NOT EXISTS objects_by_sha256 ON objects (sha256);
-                 PRAGMA optimize;",
-            )
-            .map_err(|e| self.sql(e))
+        let path = self.path.clone();
+        let sql = |source| IdMapError::Sql {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(sql)?;
+        lookup_aids::build(&tx).map_err(sql)?;
+        tx.commit().map_err(sql)?;
+        self.conn.execute_batch("PRAGMA optimize;").map_err(sql)
     }
 
     pub fn set_meta(&self, key: &str, value: &str) -> Result<(), IdMapError> {

@@ -1,0 +1,341 @@
+//! What makes a lookup one B-tree descent instead of two or three.
+//!
+//! A random lookup in a 2-million-row map costs about one cold leaf page per
+//! B-tree it descends (the upper levels stay in cache), and that cache/TLB
+//! miss, not SQLite's statement machinery, is most of its time. An id of up
+//! to 40 digits must be looked up on both sides, and a SHA-256 lookup went
+//! through the index and then the table for the type. So:
+//!
+//! - `objects_by_sha256` is `(sha256, type)`: with the primary key (sha1)
+//!   that every index of a WITHOUT ROWID table carries, it covers the
+//!   query, and a SHA-256 lookup never visits the table. Uniqueness on
+//!   `(sha256, type)` instead of `sha256` differs only for two objects of
+//!   different types with one SHA-256, i.e. a SHA-256 collision.
+//! - `prefix_filter` holds, per side, a bitmap of the names' first `bits`
+//!   bits (about 16 bits of map per name, so ~6% of bits are set). When the
+//!   id's bit is clear on a side, no name there starts with it and that
+//!   side's descent is skipped; only a set bit (a real match, or ~6% by
+//!   chance) costs the descent. Ids are hash outputs, uniform, so their
+//!   leading bits need no further hashing. The resolver reads single bytes
+//!   through SQLite's incremental blob I/O: memory stays flat and opening
+//!   costs nothing, however large the map.
+//!
+//! Both are built after a load ([`build`], from `IdMap::finish_load`), not
+//! maintained row by row during the bulk load. Triggers then empty
+//! `prefix_filter` on any later change of `objects`, in the writer's
+//! transaction, so a reader never sees a filter older than the rows.
+
+use rusqlite::blob::Blob;
+use rusqlite::{Connection, MAIN_DB, OptionalExtension, Transaction};
+
+/// `prefix_filter.side` of each side.
+#[derive(Clone, Copy)]
+pub(super) enum Side {
+    Sha1 = 1,
+    Sha256 = 2,
+}
+
+/// Bits of filter per name, as a power of two: 16 keeps false positives
+/// near 6% for 2 bytes per name and side.
+const BITS_PER_NAME_LOG2: u32 = 4;
+/// Filter sizes: 32 bytes up to 128 MiB (maps of 67 M objects and more
+/// just get more false positives).
+const MIN_BITS: u32 = 8;
+const MAX_BITS: u32 = 30;
+
+fn filter_bits(names: u64) -> u32 {
+    let wanted = 64 - names.max(1).leading_zeros() + BITS_PER_NAME_LOG2;
+    wanted.clamp(MIN_BITS, MAX_BITS)
+}
+
+/// The filter bit of a name or of a prefix of at least `bits` bits.
+fn key(first: &[u8], bits: u32) -> usize {
+    let mut word = [0u8; 4];
+    for (w, b) in word.iter_mut().zip(first) {
+        *w = *b;
+    }
+    (u32::from_be_bytes(word) >> (32 - bits)) as usize
+}
+
+/// Makes `objects_by_sha256` the covering `(sha256, type)` index and fills
+/// both filters from the current rows. Runs in the caller's transaction.
+pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
+    let columns: i64 = conn.query_row(
+        "SELECT count(*) FROM pragma_index_info('objects_by_sha256')",
+        [],
+        |r| r.get(0),
+    )?;
+    if columns == 1 {
+        // Built by an older version on (sha256) alone.
+        conn.execute_batch("DROP INDEX objects_by_sha256")?;
+    }
+    conn.execute_batch(
+        "CREATE UNIQUE INDEX IF NOT EXISTS objects_by_sha256 ON objects (sha256, type);
+         DELETE FROM prefix_filter;",
+    )?;
+    let names: i64 = conn.query_row("SELECT count(*) FROM objects", [], |r| r.get(0))?;
+    let bits = filter_bits(names as u64);
+    let mut maps = [vec![0u8; 1 << (bits - 3)], vec![0u8; 1 << (bits - 3)]];
+    let mut stmt = conn.prepare("SELECT sha1, sha256 FROM objects")?;
+    let mut rows = stmt.query([])?;
+    while let Some(row) = rows.next()? {
+        for (map, column) in maps.iter_mut().zip([0, 1]) {
+            let k = key(row.get_ref(column)?.as_blob()?, bits);
+            map[k >> 3] |= 1 << (k & 7);
+        }
+    }
+    for (map, side) in maps.iter().zip([Side::Sha1, Side::Sha256]) {
+        conn.execute(
+            "INSERT INTO prefix_filter (side, bits, map) VALUES (?1, ?2, ?3)",
+            rusqlite::params![side as i64, bits, map],
+        )?;
+    }
+    // Created here rather than in the migration so the first bulk load does
+    // not run them for every row; until then there is no filter to protect.
+    conn.execute_batch(
+        "CREATE TRIGGER IF NOT EXISTS prefix_filter_stale_on_insert
+             AFTER INSERT ON objects BEGIN DELETE FROM prefix_filter; END;
+         CREATE TRIGGER IF NOT EXISTS prefix_filter_stale_on_update
+             AFTER UPDATE OF sha1, sha256 ON objects BEGIN DELETE FROM prefix_filter; END;",
+    )
+}
+
+/// Migration 4's step: a map indexed by an older version (it has the
+/// reverse index) gets the lookup aids now; a map not yet indexed gets them
+/// from `finish_load` like a new one.
+pub(super) fn upgrade_indexed_map(tx: &Transaction<'_>) -> rusqlite::Result<()> {
+    let indexed = tx
+        .query_row(
+            "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'objects_by_sha256'",
+            [],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    if indexed { build(tx) } else { Ok(()) }
+}
+
+/// One side's filter, read in place.
+pub(super) struct PrefixFilter<'c> {
+    blob: Blob<'c>,
+    bits: u32,
+}
+
+impl<'c> PrefixFilter<'c> {
+    /// The side's filter, or `None` when the map has none (not yet indexed,
+    /// changed since, or written by an older version).
+    pub(super) fn open(conn: &'c Connection, side: Side) -> rusqlite::Result<Option<Self>> {
+        let has_table = conn
+            .query_row(
+                "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'prefix_filter'",
+                [],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some();
+        if !has_table {
+            return Ok(None);
+        }
+        let bits: Option<u32> = conn
+            .query_row(
+                "SELECT bits FROM prefix_filter WHERE side = ?1",
+                [side as i64],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let Some(bits) = bits else { return Ok(None) };
+        let blob = conn.blob_open(MAIN_DB, "prefix_filter", "map", side as i64, true)?;
+        if blob.len() != 1 << (bits - 3) {
+            return Ok(None);
+        }
+        Ok(Some(PrefixFilter { blob, bits }))
+    }
+
+    /// False when no name on this side starts with the prefix whose bytes
+    /// begin with `first` and which has `digits` hex digits; true when one
+    /// may (always, for prefixes shorter than the filter's key).
+    pub(super) fn may_start_with(&self, first: &[u8], digits: usize) -> rusqlite::Result<bool> {
+        if digits * 4 < self.bits as usize {
+            return Ok(true);
+        }
+        let k = key(first, self.bits);
+        let mut byte = [0u8];
+        self.blob.read_at_exact(&mut byte, k >> 3)?;
+        Ok(byte[0] & (1 << (k & 7)) != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{HexPrefix, IdMap, MapRow, Resolution, Resolver};
+    use super::*;
+    use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
+    use crate::object::ObjectKind;
+
+    #[test]
+    fn filter_size_follows_the_map() {
+        assert_eq!(filter_bits(0), MIN_BITS);
+        assert_eq!(filter_bits(2_000_000), 25);
+        assert_eq!(filter_bits(u64::MAX >> 8), MAX_BITS);
+    }
+
+    #[test]
+    fn key_is_the_leading_bits() {
+        assert_eq!(key(&[0xab, 0xcd, 0xef, 0x12, 0x34], 8), 0xab);
+        assert_eq!(key(&[0xab, 0xcd, 0xef, 0x12], 25), 0xabcdef12 >> 7);
+    }
+
+    fn row(n: u32) -> MapRow {
+        let body = n.to_string();
+        MapRow {
+            sha1: sha1_object_id(ObjectKind::Blob, body.as_bytes()).unwrap(),
+            sha256: sha256_object_id(ObjectKind::Blob, body.as_bytes()),
+            kind: ObjectKind::Blob,
+        }
+    }
+
+    fn resolve_batch(map: &IdMap, ids: &[String]) -> Vec<Resolution> {
+        let mut r = Resolver::new(map).unwrap();
+        r.hold_snapshot().unwrap();
+        ids.iter()
+            .map(|id| {
+                r.resolve(&HexPrefix::parse(id.as_bytes()).unwrap())
+                    .unwrap()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_name_passes_its_filter() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.sqlite");
+        let rows: Vec<MapRow> = (0..3000).map(row).collect();
+        let mut map = IdMap::open_rw(&path).unwrap();
+        map.load(rows.clone()).unwrap();
+        map.finish_load().unwrap();
+        let filters = [Side::Sha1, Side::Sha256]
+            .map(|side| PrefixFilter::open(&map.conn, side).unwrap().unwrap());
+        assert_eq!(filters[0].bits, filter_bits(3000));
+        let mut clear = 0;
+        for r in &rows {
+            for (f, name) in filters.iter().zip([r.sha1, r.sha256]) {
+                assert!(f.may_start_with(name.as_bytes(), 8).unwrap());
+                // A name with a flipped first bit is mostly filtered out.
+                let mut other = name.as_bytes().to_vec();
+                other[0] ^= 0x80;
+                clear += !f.may_start_with(&other, 8).unwrap() as usize;
+            }
+        }
+        assert!(clear > rows.len(), "{clear} of {} rejected", 2 * rows.len());
+    }
+
+    /// `sha1` as a full SHA-1 name is also a prefix of another object's
+    /// SHA-256 name: ambiguous, whatever the filters say.
+    fn cross_pair() -> (MapRow, MapRow) {
+        let a = row(1);
+        let mut sha256 = [0x11u8; 32];
+        sha256[..20].copy_from_slice(a.sha1.as_bytes());
+        let b = MapRow {
+            sha1: row(2).sha1,
+            sha256: ObjectId::from_raw(HashKind::Sha256, &sha256).unwrap(),
+            kind: ObjectKind::Tree,
+        };
+        (a, b)
+    }
+
+    #[test]
+    fn rows_added_after_the_filters_are_never_hidden() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.sqlite");
+        let (a, b) = cross_pair();
+        let mut map = IdMap::open_rw(&path).unwrap();
+        map.load((10..500).map(row).chain([a])).unwrap();
+        map.finish_load().unwrap();
+        let full = [a.sha1.to_hex()];
+        assert_eq!(resolve_batch(&map, &full), [Resolution::Found(a)]);
+        // As an incremental run commits rows: the trigger drops the filters.
+        map.load([b]).unwrap();
+        assert!(
+            PrefixFilter::open(&map.conn, Side::Sha256)
+                .unwrap()
+                .is_none()
+        );
+        assert_eq!(resolve_batch(&map, &full), [Resolution::Ambiguous]);
+        map.finish_load().unwrap();
+        assert!(
+            PrefixFilter::open(&map.conn, Side::Sha256)
+                .unwrap()
+                .is_some()
+        );
+        assert_eq!(resolve_batch(&map, &full), [Resolution::Ambiguous]);
+        assert_eq!(
+            resolve_batch(&map, &[b.sha256.to_hex(), a.sha1.to_hex()[..8].into()]),
+            [Resolution::Found(b), Resolution::Ambiguous]
+        );
+    }
+
+    #[test]
+    fn a_map_indexed_by_an_older_version_is_upgraded_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.sqlite");
+        let rows: Vec<MapRow> = (0..200).map(row).collect();
+        {
+            // The schema and index as versions before migration 4 left them.
+            let conn = Connection::open(&path).unwrap();
+            conn.execute_batch(include_str!("../../migrations/0001_object_map.sql"))
+                .unwrap();
+            conn.execute_batch(include_str!("../../migrations/0002_run_journal.sql"))
+                .unwrap();
+            conn.pragma_update(None, "user_version", 2).unwrap();
+            for r in &rows {
+                conn.execute(
+                    "INSERT INTO objects (sha1, sha256, type) VALUES (?1, ?2, 3)",
+                    [r.sha1.as_bytes(), r.sha256.as_bytes()],
+                )
+                .unwrap();
+            }
+            conn.execute_batch("CREATE UNIQUE INDEX objects_by_sha256 ON objects (sha256)")
+                .unwrap();
+        }
+        let ids: Vec<String> = rows.iter().map(|r| r.sha256.to_hex()).collect();
+        let expected: Vec<Resolution> = rows.iter().map(|r| Resolution::Found(*r)).collect();
+        // Read-only, the old map still answers (without filters).
+        let old = IdMap::open_read_only(&path).unwrap();
+        assert_eq!(resolve_batch(&old, &ids), expected);
+        drop(old);
+        drop(IdMap::open_rw(&path).unwrap());
+        let map = IdMap::open_read_only(&path).unwrap();
+        let columns: i64 = map
+            .conn
+            .query_row(
+                "SELECT count(*) FROM pragma_index_info('objects_by_sha256')",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(columns, 2, "covering (sha256, type)");
+        assert!(PrefixFilter::open(&map.conn, Side::Sha1).unwrap().is_some());
+        assert_eq!(resolve_batch(&map, &ids), expected);
+    }
+
+    #[test]
+    fn a_new_map_gets_its_aids_from_finish_load_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("map.sqlite");
+        let mut map = IdMap::open_rw(&path).unwrap();
+        // No index and no trigger during the bulk load.
+        let aids: i64 = map
+            .conn
+            .query_row(
+                "SELECT count(*) FROM sqlite_schema WHERE type IN ('index', 'trigger') \
+                 AND tbl_name = 'objects'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(aids, 0);
+        map.load((0..10).map(row)).unwrap();
+        map.finish_load().unwrap();
+        assert!(PrefixFilter::open(&map.conn, Side::Sha1).unwrap().is_some());
+    }
+}
