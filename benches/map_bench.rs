@@ -57,6 +57,9 @@ fn row(n: u64) -> MapRow {
 fn build_map(path: &Path, rows: u64) {
     let marker = path.with_extension("rows");
     if path.is_file() && fs::read_to_string(&marker).ok() == Some(rows.to_string()) {
+        // Reused: opening it read-write migrates a map built by an older
+        // version, as `convert` would.
+        drop(IdMap::open_rw(path).expect("upgrade map"));
         return;
     }
     let _ = fs::remove_file(path);
