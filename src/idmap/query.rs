@@ -285,8 +285,11 @@ impl<'m> Resolver<'m> {
     pub fn resolve(&mut self, prefix: &HexPrefix) -> Result<Resolution, IdMapError> {
         let range = prefix.range();
         let mut matches = Matches::default();
-        if prefix.fits(HashKind::Sha1) && self.may_match(0, prefix, &range)? {
-            let stmt = if prefix.len() == HashKind::Sha1.hex_len() {
+        // A full SHA-1 name is almost always one: consulting the filter
+        // first would only add a cache miss to the probe it cannot avoid.
+        let full_sha1 = prefix.len() == HashKind::Sha1.hex_len();
+        if prefix.fits(HashKind::Sha1) && (full_sha1 || self.may_match(0, prefix, &range)?) {
+            let stmt = if full_sha1 {
                 &mut self.sha1_eq
             } else {
                 &mut self.by_sha1
