@@ -153,9 +153,12 @@ mod tests {
     fn an_unknown_applied_number_is_too_new() {
         let mut conn = Connection::open_in_memory().unwrap();
         apply(&mut conn).unwrap().unwrap();
-        // As if a build with migration 3 (a parallel branch) had opened it.
-        conn.execute("INSERT INTO schema_migrations (id) VALUES (3)", [])
-            .unwrap();
+        // As if a newer build with a migration this one lacks had opened it.
+        conn.execute(
+            "INSERT INTO schema_migrations (id) VALUES (?1)",
+            [latest_version() + 7],
+        )
+        .unwrap();
         assert_eq!(check(&conn).unwrap(), Err(latest_version()));
         assert_eq!(apply(&mut conn).unwrap(), Err(latest_version()));
     }
