@@ -104,7 +104,7 @@ for size in "${@:-10k 100k}"; do
     src=$(corpus "$size")
     pack=$(ls "$src"/objects/pack/pack-*.pack | head -1)
     read -r count bytes < <(git -C "$src" cat-file --batch-all-objects --batch-check='%(objectsize)' |
-        awk '{n++; s+=$1} END {print n, s}')
+        awk '{n++; s+=$1} END {printf "%d %.0f\n", n, s}')
     packs=$(ls "$src"/objects/pack/pack-*.pack | wc -l)
     results="$BENCH_DIR/results.$$"
     : >"$results"
