@@ -125,17 +125,7 @@ impl IdMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::{sha1_object_id, sha256_object_id};
-    use crate::object::ObjectKind;
-
-    fn row(n: u32) -> MapRow {
-        let body = n.to_string();
-        MapRow {
-            sha1: sha1_object_id(ObjectKind::Blob, body.as_bytes()).unwrap(),
-            sha256: sha256_object_id(ObjectKind::Blob, body.as_bytes()),
-            kind: ObjectKind::Blob,
-        }
-    }
+    use crate::idmap::test_rows::row;
 
     #[test]
     fn segments_commit_with_their_rows() {

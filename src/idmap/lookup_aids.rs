@@ -175,7 +175,8 @@ impl<'c> PrefixFilter<'c> {
 mod tests {
     use super::super::{HexPrefix, IdMap, MapRow, Resolution, Resolver};
     use super::*;
-    use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
+    use crate::hash::{HashKind, ObjectId};
+    use crate::idmap::test_rows::row;
     use crate::object::ObjectKind;
 
     #[test]
@@ -189,15 +190,6 @@ mod tests {
     fn key_is_the_leading_bits() {
         assert_eq!(key(&[0xab, 0xcd, 0xef, 0x12, 0x34], 8), 0xab);
         assert_eq!(key(&[0xab, 0xcd, 0xef, 0x12], 25), 0xabcdef12 >> 7);
-    }
-
-    fn row(n: u32) -> MapRow {
-        let body = n.to_string();
-        MapRow {
-            sha1: sha1_object_id(ObjectKind::Blob, body.as_bytes()).unwrap(),
-            sha256: sha256_object_id(ObjectKind::Blob, body.as_bytes()),
-            kind: ObjectKind::Blob,
-        }
     }
 
     fn resolve_batch(map: &IdMap, ids: &[String]) -> Vec<Resolution> {

@@ -16,6 +16,8 @@ mod lookup_aids;
 mod migrations;
 mod query;
 mod store;
+#[cfg(test)]
+mod test_rows;
 
 pub use created::CreatedRow;
 pub use error::IdMapError;

@@ -246,16 +246,7 @@ fn raw_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawRow> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::{sha1_object_id, sha256_object_id};
-
-    fn row(n: u32) -> MapRow {
-        let body = n.to_string();
-        MapRow {
-            sha1: sha1_object_id(ObjectKind::Blob, body.as_bytes()).unwrap(),
-            sha256: sha256_object_id(ObjectKind::Blob, body.as_bytes()),
-            kind: ObjectKind::Blob,
-        }
-    }
+    use crate::idmap::test_rows::row;
 
     #[test]
     fn load_lookup_both_ways_and_export_sorted() {
