@@ -17,19 +17,6 @@ const GITLINK: FixtureOptions = FixtureOptions {
     unknown_header: false,
 };
 
-fn verify_ok(dest: &Path, source: &Path) -> String {
-    let out = rehash_command()
-        .args(["verify", "--quiet"])
-        .arg(dest)
-        .arg("--source")
-        .arg(source)
-        .output()
-        .expect("run git-rehash verify");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "verify failed:\n{text}");
-    text
-}
-
 /// `sub` of the gitlink fixture, converted once.
 fn converted_sub() -> &'static Path {
     static DONE: OnceLock<PathBuf> = OnceLock::new();
@@ -88,7 +75,7 @@ fn git_compat_map_lets_git_answer_for_every_object() {
     }
     // git log works as usual, and the conversion still verifies.
     git(&dest, &["log", "--oneline", "--all"]);
-    verify_ok(&dest, &repo.repo_path);
+    rehash_verify_ok(&dest, &repo.repo_path);
 }
 
 #[test]
@@ -115,7 +102,7 @@ fn submodule_map_database_names_gitlinks_as_git_does() {
     assert_eq!(gitlink_in(&dest, "refs/heads/main", "sub"), sub_sha256);
     let recorded = std::fs::read_to_string(dest.join("rehash/gitlinks.txt")).unwrap();
     assert!(recorded.contains(&format!("{} {sub_sha256} submodule-map", repo.sub_head)));
-    verify_ok(&dest, &repo.repo_path);
+    rehash_verify_ok(&dest, &repo.repo_path);
 }
 
 #[test]
@@ -176,7 +163,9 @@ fn placeholder_gives_recorded_deterministic_surrogates() {
             .unwrap();
         assert_eq!(meta.as_deref(), Some("1"));
         git(&dest, &["fsck", "--connectivity-only"]);
-        assert!(verify_ok(&dest, &repo.repo_path).contains("1 gitlink(s) carry SURROGATE names"));
+        assert!(
+            rehash_verify_ok(&dest, &repo.repo_path).contains("1 gitlink(s) carry SURROGATE names")
+        );
         trees.push(git(&dest, &["rev-parse", "refs/heads/main^{tree}"]));
     }
     assert_eq!(trees[0], trees[1], "surrogates are deterministic");

@@ -19,19 +19,6 @@ fn commit(repo: &Path, message: &str) -> String {
     git(repo, &["rev-parse", "HEAD"])
 }
 
-fn verify_ok(dest: &Path, source: &Path) -> String {
-    let out = rehash_command()
-        .args(["verify", "--quiet"])
-        .arg(dest)
-        .arg("--source")
-        .arg(source)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "verify failed:\n{text}");
-    text
-}
-
 struct Source {
     repo: PathBuf,
     /// Commits A, B, C.
@@ -162,6 +149,17 @@ fn rekeyed_notes_are_found_by_git_in_dest() {
         git(&dest, &["rev-parse", &format!("{top}^")]),
         sha256(&notes_sha1)
     );
+    // Author and committer are both the source notes commit's committer.
+    let source_committer = git(
+        &src.repo,
+        &[
+            "log",
+            "-1",
+            "--format=%cn <%ce> %cd",
+            "--date=raw",
+            &notes_sha1,
+        ],
+    );
     assert_eq!(
         git(
             &dest,
@@ -174,31 +172,11 @@ fn rekeyed_notes_are_found_by_git_in_dest() {
             ]
         ),
         format!(
-            "Notes re-keyed to SHA-256 names by git-rehash\n{}\n{}",
-            git(
-                &src.repo,
-                &[
-                    "log",
-                    "-1",
-                    "--format=%cn <%ce> %cd",
-                    "--date=raw",
-                    &notes_sha1
-                ]
-            ),
-            git(
-                &src.repo,
-                &[
-                    "log",
-                    "-1",
-                    "--format=%cn <%ce> %cd",
-                    "--date=raw",
-                    &notes_sha1
-                ]
-            )
+            "Notes re-keyed to SHA-256 names by git-rehash\n{source_committer}\n{source_committer}"
         )
     );
     git(&dest, &["fsck", "--strict", "--no-progress"]);
-    let report = verify_ok(&dest, &src.repo);
+    let report = rehash_verify_ok(&dest, &src.repo);
     assert!(report.contains("created by the conversion"), "{report}");
 
     // `map` knows pairs only: a created object has no SHA-1.
@@ -236,7 +214,7 @@ fn rekeyed_notes_are_found_by_git_in_dest() {
         "note on B"
     );
     git(&dest, &["fsck", "--strict", "--no-progress"]);
-    verify_ok(&dest, &src.repo);
+    rehash_verify_ok(&dest, &src.repo);
 }
 
 #[test]
@@ -258,7 +236,7 @@ fn without_rekey_notes_the_notes_tree_is_only_translated() {
         !shown.status.success(),
         "SHA-1 paths are not notes in SHA-256"
     );
-    let report = verify_ok(&dest, &src.repo);
+    let report = rehash_verify_ok(&dest, &src.repo);
     assert!(!report.contains("created by the conversion"), "{report}");
 }
 

@@ -225,18 +225,7 @@ fn recurse_submodules_converts_two_levels_and_git_checks_them_out() {
         mapped(&mid_dest, &fx.rev("mid", "HEAD"))
     );
     fsck_strict(&dest);
-    let verify = rehash_command()
-        .args(["verify", "--quiet"])
-        .arg(&dest)
-        .arg("--source")
-        .arg(fx.superproject.join(".git"))
-        .output()
-        .unwrap();
-    assert!(
-        verify.status.success(),
-        "{}",
-        String::from_utf8_lossy(&verify.stdout)
-    );
+    rehash_verify_ok(&dest, &fx.superproject.join(".git"));
 }
 
 #[test]

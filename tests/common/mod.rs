@@ -693,3 +693,18 @@ pub fn copy_dir(src: &Path, dst: &Path) {
         }
     }
 }
+
+/// `git-rehash verify --quiet DEST --source SOURCE`, which must succeed;
+/// returns its report.
+pub fn rehash_verify_ok(dest: &Path, source: &Path) -> String {
+    let out = rehash_command()
+        .args(["verify", "--quiet"])
+        .arg(dest)
+        .arg("--source")
+        .arg(source)
+        .output()
+        .expect("run git-rehash verify");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "verify failed:\n{text}");
+    text
+}
