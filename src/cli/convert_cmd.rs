@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
+use super::phase_timings::PhaseTimings;
 use super::progress_bars::Bars;
 use crate::convert::{
     ConvertError, ConvertOptions, NoProgress, Progress, SubmoduleSource, UnmappedGitlinks, convert,
@@ -62,6 +63,10 @@ pub struct ConvertArgs {
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Print the wall and CPU time of every phase at the end (on stderr,
+    /// also with --quiet).
+    #[arg(long)]
+    timings: bool,
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
@@ -92,11 +97,20 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         ..opts
     };
     let bars = (!args.quiet).then(Bars::new);
-    let progress: &dyn Progress = match &bars {
+    let drawn: &dyn Progress = match &bars {
         Some(b) => b,
         None => &NoProgress,
     };
-    let outcome = match convert(&opts, progress) {
+    let timings = args.timings.then(|| PhaseTimings::new(drawn));
+    let progress: &dyn Progress = match &timings {
+        Some(t) => t,
+        None => drawn,
+    };
+    let result = convert(&opts, progress);
+    if let Some(timings) = &timings {
+        eprint!("{}", timings.report());
+    }
+    let outcome = match result {
         Ok(outcome) => outcome,
         Err(ConvertError::Interrupted) => {
             if let Some(bars) = &bars {

@@ -3,6 +3,7 @@
 
 mod convert_cmd;
 mod map_cmd;
+mod phase_timings;
 mod progress_bars;
 mod translate_text_cmd;
 mod verify_cmd;
