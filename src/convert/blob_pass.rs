@@ -70,42 +70,72 @@ pub fn blob_pass(
         ))
         .map_or(0, |m| m.len()),
     };
-    for chunk in chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size) {
-        let payloads: Vec<(u32, u64, Payload<'_>)> = chunk
+    let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
+    let prepare = |chunk: &[u32]| -> Result<Vec<Prepared<'_>>, ConvertError> {
+        chunk
             .par_iter()
             .map(|&at| payload(inventory, table, &layouts, at, level))
-            .collect::<Result<_, _>>()?;
-        for (at, size, payload) in payloads {
-            let id = table.sha256(at).expect("blobs are named during the scan");
-            let sha1 = table.sha1(at);
-            match payload {
-                Payload::Copied(zlib) => {
-                    copied += 1;
-                    pack.add_compressed(sha1, id, ObjectKind::Blob, size, zlib)?
-                }
-                Payload::Delta { base, zlib } => {
-                    let base = table
-                        .map_sha1(&base)
-                        .expect("a delta base in the source is a blob, named during the scan");
-                    if pack.add_delta_compressed(sha1, id, ObjectKind::Blob, &base, size, zlib)? {
-                        copied += 1;
-                    } else {
-                        // The base went into an earlier segment: store it whole.
-                        let mut body = Vec::new();
-                        read_cache::read(inventory, table, at, &mut body)?;
-                        let zlib = deflate(&body, level);
-                        pack.add_compressed(sha1, id, ObjectKind::Blob, body.len() as u64, &zlib)?
-                    }
-                }
-                Payload::Deflated(zlib) => {
-                    pack.add_compressed(sha1, id, ObjectKind::Blob, size, &zlib)?
-                }
-            };
-        }
+            .collect()
+    };
+    // A pipeline of two: chunk k is appended (sequential: the pack stream
+    // and its checksum) while chunk k+1's CRC checks and re-deflates run on
+    // the other threads.
+    let mut ready = chunks.first().map(|c| prepare(c)).transpose()?;
+    for (k, chunk) in chunks.iter().enumerate() {
+        let payloads = ready.take().expect("prepared before its turn");
+        let (appended, next) = rayon::join(
+            || append(inventory, table, level, pack, payloads),
+            || chunks.get(k + 1).map(|c| prepare(c)).transpose(),
+        );
+        copied += appended?;
+        ready = next?;
         progress.advance(chunk.len() as u64);
         pack.checkpoint()?;
     }
     progress.finish();
+    Ok(copied)
+}
+
+/// A blob ready to append: table index, size, what goes into the pack.
+type Prepared<'a> = (u32, u64, Payload<'a>);
+
+/// Appends one chunk's blobs in order; returns how many went in as copies
+/// of their source bytes.
+fn append(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    level: u32,
+    pack: &mut SegmentWriter<'_>,
+    payloads: Vec<Prepared<'_>>,
+) -> Result<u64, ConvertError> {
+    let mut copied = 0;
+    for (at, size, payload) in payloads {
+        let id = table.sha256(at).expect("blobs are named during the scan");
+        let sha1 = table.sha1(at);
+        match payload {
+            Payload::Copied(zlib) => {
+                copied += 1;
+                pack.add_compressed(sha1, id, ObjectKind::Blob, size, zlib)?
+            }
+            Payload::Delta { base, zlib } => {
+                let base = table
+                    .map_sha1(&base)
+                    .expect("a delta base in the source is a blob, named during the scan");
+                if pack.add_delta_compressed(sha1, id, ObjectKind::Blob, &base, size, zlib)? {
+                    copied += 1;
+                } else {
+                    // The base went into an earlier segment: store it whole.
+                    let mut body = Vec::new();
+                    read_cache::read(inventory, table, at, &mut body)?;
+                    let zlib = deflate(&body, level);
+                    pack.add_compressed(sha1, id, ObjectKind::Blob, body.len() as u64, &zlib)?
+                }
+            }
+            Payload::Deflated(zlib) => {
+                pack.add_compressed(sha1, id, ObjectKind::Blob, size, &zlib)?
+            }
+        };
+    }
     Ok(copied)
 }
 
@@ -139,7 +169,7 @@ fn payload<'a>(
     layouts: &[PackLayout],
     at: u32,
     level: u32,
-) -> Result<(u32, u64, Payload<'a>), ConvertError> {
+) -> Result<Prepared<'a>, ConvertError> {
     if let Location::Packed {
         pack: pack_no,
         offset,

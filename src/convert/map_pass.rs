@@ -45,7 +45,7 @@ pub struct MapOutcome {
 }
 
 struct Translated {
-    at: u32,
+    sha1: ObjectId,
     kind: ObjectKind,
     sha256: [u8; 32],
     stored: Stored,
@@ -79,66 +79,102 @@ pub fn map_pass(
     progress.start("translating trees, commits, tags", Some(total as u64));
     let mut outcome = MapOutcome::default();
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
-    for wave in waves {
-        for chunk in wave.chunks(CHUNK) {
-            // Name the whole chunk first, so that an object can be a delta
-            // against an earlier object of the same chunk.
-            let named: Vec<Named> = chunk
-                .par_iter()
-                .map(|&at| name_one(inventory, table, at, opts))
-                .collect::<Result<_, _>>()?;
-            for n in &named {
-                table.set_sha256(n.at, n.sha256);
-            }
-            let position: HashMap<u32, usize> =
-                named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
-            let ctx = ChunkContext {
-                inventory,
-                table,
-                layouts: &layouts,
-                chunk: &named,
-                position: &position,
-                opts,
-                level,
-            };
-            let done: Vec<Translated> = (0..named.len())
-                .into_par_iter()
-                .map(|k| ctx.store(k))
-                .collect::<Result<_, _>>()?;
-            for t in done {
-                let sha1 = table.sha1(t.at);
-                let sha256 = ObjectId::Sha256(t.sha256);
-                match t.stored {
-                    Stored::Whole { size, zlib } => {
-                        pack.add_compressed(sha1, sha256, t.kind, size, &zlib)?
-                    }
-                    Stored::Delta {
-                        base,
-                        delta_size,
-                        zlib,
-                        body,
-                    } => {
-                        if pack
-                            .add_delta_compressed(sha1, sha256, t.kind, &base, delta_size, &zlib)?
-                        {
-                            outcome.deltas += 1;
-                        } else {
-                            let zlib = deflate(&body, level);
-                            pack.add_compressed(sha1, sha256, t.kind, body.len() as u64, &zlib)?;
-                        }
-                    }
-                }
-                for name in t.unknown_headers {
-                    *outcome.unknown_headers.entry(name).or_default() += 1;
-                }
-            }
-            outcome.translated += chunk.len() as u64;
-            progress.advance(chunk.len() as u64);
-            pack.checkpoint()?;
-        }
+    // Chunks never span waves: every object of a chunk has all its
+    // dependencies named by the time the chunk is prepared.
+    let chunks: Vec<&[u32]> = waves.iter().flat_map(|w| w.chunks(CHUNK)).collect();
+    let prepare = |table: &mut ObjectTable, chunk: &[u32]| {
+        prepare_chunk(inventory, table, &layouts, chunk, opts, level)
+    };
+    // A pipeline of two: chunk k is appended (sequential: the pack stream
+    // and its checksum) while chunk k+1 is read, translated, named and
+    // compressed on the other threads. Preparing k+1 needs only the names
+    // of chunks up to k, which were set when k was prepared.
+    let mut ready = chunks.first().map(|c| prepare(table, c)).transpose()?;
+    for (k, chunk) in chunks.iter().enumerate() {
+        let done = ready.take().expect("prepared before its turn");
+        let (appended, next) = rayon::join(
+            || append(pack, done, level, &mut outcome),
+            || chunks.get(k + 1).map(|c| prepare(table, c)).transpose(),
+        );
+        appended?;
+        ready = next?;
+        outcome.translated += chunk.len() as u64;
+        progress.advance(chunk.len() as u64);
+        pack.checkpoint()?;
     }
     progress.finish();
     Ok(outcome)
+}
+
+/// Reads, translates and names the objects of `chunk` (recording their
+/// SHA-256 names in `table`), then decides how each is stored and
+/// compresses it.
+fn prepare_chunk(
+    inventory: &Inventory,
+    table: &mut ObjectTable,
+    layouts: &[PackLayout],
+    chunk: &[u32],
+    opts: TranslateOptions,
+    level: u32,
+) -> Result<Vec<Translated>, ConvertError> {
+    // Name the whole chunk first, so that an object can be a delta
+    // against an earlier object of the same chunk.
+    let named: Vec<Named> = chunk
+        .par_iter()
+        .map(|&at| name_one(inventory, table, at, opts))
+        .collect::<Result<_, _>>()?;
+    for n in &named {
+        table.set_sha256(n.at, n.sha256);
+    }
+    let position: HashMap<u32, usize> = named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
+    let ctx = ChunkContext {
+        inventory,
+        table,
+        layouts,
+        chunk: &named,
+        position: &position,
+        opts,
+        level,
+    };
+    (0..named.len())
+        .into_par_iter()
+        .map(|k| ctx.store(k))
+        .collect()
+}
+
+/// Appends a prepared chunk in order. A delta whose base went into an
+/// earlier segment (packs do not refer to each other) is stored whole.
+fn append(
+    pack: &mut SegmentWriter<'_>,
+    done: Vec<Translated>,
+    level: u32,
+    outcome: &mut MapOutcome,
+) -> Result<(), ConvertError> {
+    for t in done {
+        let sha256 = ObjectId::Sha256(t.sha256);
+        match t.stored {
+            Stored::Whole { size, zlib } => {
+                pack.add_compressed(t.sha1, sha256, t.kind, size, &zlib)?
+            }
+            Stored::Delta {
+                base,
+                delta_size,
+                zlib,
+                body,
+            } => {
+                if pack.add_delta_compressed(t.sha1, sha256, t.kind, &base, delta_size, &zlib)? {
+                    outcome.deltas += 1;
+                } else {
+                    let zlib = deflate(&body, level);
+                    pack.add_compressed(t.sha1, sha256, t.kind, body.len() as u64, &zlib)?;
+                }
+            }
+        }
+        for name in t.unknown_headers {
+            *outcome.unknown_headers.entry(name).or_default() += 1;
+        }
+    }
+    Ok(())
 }
 
 /// A translated object of the current chunk and its SHA-256 name.
@@ -199,7 +235,7 @@ impl ChunkContext<'_> {
             },
         };
         Ok(Translated {
-            at: named.at,
+            sha1: self.table.sha1(named.at),
             kind: named.kind,
             sha256: named.sha256,
             stored,
