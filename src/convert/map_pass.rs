@@ -79,10 +79,8 @@ pub fn map_pass(
     progress.start("translating trees, commits, tags", Some(total as u64));
     let mut outcome = MapOutcome::default();
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
-    // Chunks never span waves: every object of a chunk has all its
-    // dependencies named by the time the chunk is prepared.
-    let chunks: Vec<&[u32]> = waves.iter().flat_map(|w| w.chunks(CHUNK)).collect();
-    let prepare = |table: &mut ObjectTable, chunk: &[u32]| {
+    let chunks = chunks_of(waves);
+    let prepare = |table: &mut ObjectTable, chunk: &Chunk<'_>| {
         prepare_chunk(inventory, table, &layouts, chunk, opts, level)
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
@@ -106,6 +104,53 @@ pub fn map_pass(
     Ok(outcome)
 }
 
+/// Waves smaller than this are merged with their neighbours into one
+/// chunk named in order (a linear history is one wave per commit: naming
+/// each alone would leave every other thread idle).
+const SMALL_WAVE: usize = 64;
+
+/// A unit of the map pass.
+enum Chunk<'w> {
+    /// Part of one wave: no object names another, all are named at once.
+    OfWave(&'w [u32]),
+    /// Whole consecutive small waves, in order: named one after the other.
+    OfSmallWaves(Vec<u32>),
+}
+
+impl Chunk<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Chunk::OfWave(objects) => objects.len(),
+            Chunk::OfSmallWaves(objects) => objects.len(),
+        }
+    }
+}
+
+/// Cuts the waves into chunks of at most [`CHUNK`] objects (more only when
+/// a run of small waves ends past it): a chunk never starts before a wave
+/// its objects depend on is complete.
+fn chunks_of(waves: &[Vec<u32>]) -> Vec<Chunk<'_>> {
+    let mut chunks = Vec::new();
+    let mut small: Vec<u32> = Vec::new();
+    for wave in waves {
+        if wave.len() < SMALL_WAVE {
+            small.extend(wave);
+            if small.len() >= CHUNK {
+                chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
+            }
+            continue;
+        }
+        if !small.is_empty() {
+            chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
+        }
+        chunks.extend(wave.chunks(CHUNK).map(Chunk::OfWave));
+    }
+    if !small.is_empty() {
+        chunks.push(Chunk::OfSmallWaves(small));
+    }
+    chunks
+}
+
 /// Reads, translates and names the objects of `chunk` (recording their
 /// SHA-256 names in `table`), then decides how each is stored and
 /// compresses it.
@@ -113,19 +158,43 @@ fn prepare_chunk(
     inventory: &Inventory,
     table: &mut ObjectTable,
     layouts: &[PackLayout],
-    chunk: &[u32],
+    chunk: &Chunk<'_>,
     opts: TranslateOptions,
     level: u32,
 ) -> Result<Vec<Translated>, ConvertError> {
     // Name the whole chunk first, so that an object can be a delta
     // against an earlier object of the same chunk.
-    let named: Vec<Named> = chunk
-        .par_iter()
-        .map(|&at| name_one(inventory, table, at, opts))
-        .collect::<Result<_, _>>()?;
-    for n in &named {
-        table.set_sha256(n.at, n.sha256);
-    }
+    let named: Vec<Named> = match chunk {
+        Chunk::OfWave(objects) => {
+            let named: Vec<Named> = objects
+                .par_iter()
+                .map(|&at| name_one(inventory, table, at, opts))
+                .collect::<Result<_, _>>()?;
+            for n in &named {
+                table.set_sha256(n.at, n.sha256);
+            }
+            named
+        }
+        Chunk::OfSmallWaves(objects) => {
+            // Each object may name the one before it (a commit its parent):
+            // read in parallel, translate and name in order.
+            let sources: Vec<(ObjectKind, Vec<u8>)> = objects
+                .par_iter()
+                .map(|&at| {
+                    let mut body = Vec::new();
+                    read_cache::read(inventory, table, at, &mut body).map(|kind| (kind, body))
+                })
+                .collect::<Result<_, _>>()?;
+            let mut named_in_order = Vec::with_capacity(objects.len());
+            for (&at, (kind, body)) in objects.iter().zip(sources) {
+                let (out, notes) = translated(table, at, kind, &body, opts)?;
+                let n = named(at, kind, out, notes);
+                table.set_sha256(at, n.sha256);
+                named_in_order.push(n);
+            }
+            named_in_order
+        }
+    };
     let position: HashMap<u32, usize> = named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
     let ctx = ChunkContext {
         inventory,
@@ -193,16 +262,25 @@ fn name_one(
     opts: TranslateOptions,
 ) -> Result<Named, ConvertError> {
     let (kind, body, notes) = read_translated(inventory, table, at, opts)?;
+    Ok(named(at, kind, body, notes))
+}
+
+fn named(
+    at: u32,
+    kind: ObjectKind,
+    body: Vec<u8>,
+    notes: crate::translate::TranslateNotes,
+) -> Named {
     let ObjectId::Sha256(sha256) = sha256_object_id(kind, &body) else {
         unreachable!("sha256_object_id returns SHA-256 ids")
     };
-    Ok(Named {
+    Named {
         at,
         kind,
         sha256,
         body,
         unknown_headers: notes.unknown_headers,
-    })
+    }
 }
 
 /// What storing one object of a named chunk needs to see.
@@ -292,11 +370,23 @@ fn read_translated(
 ) -> Result<(ObjectKind, Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
     let mut body = Vec::new();
     let kind = read_cache::read(inventory, table, at, &mut body)?;
+    let (out, notes) = translated(table, at, kind, &body, opts)?;
+    Ok((kind, out, notes))
+}
+
+/// The SHA-256 form of source object `at`, whose bytes are `body`.
+fn translated(
+    table: &ObjectTable,
+    at: u32,
+    kind: ObjectKind,
+    body: &[u8],
+    opts: TranslateOptions,
+) -> Result<(Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
     let mut out = Vec::with_capacity(body.len() + body.len() / 2);
     let mapper = |id: &ObjectId| table.map_sha1(id);
     let notes = translate_object(
         kind,
-        &body,
+        body,
         HashKind::Sha1,
         HashKind::Sha256,
         &mapper,
@@ -308,5 +398,40 @@ fn read_translated(
         kind,
         source,
     })?;
-    Ok((kind, out, notes))
+    Ok((out, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(chunks: &[Chunk<'_>]) -> Vec<(bool, Vec<u32>)> {
+        chunks
+            .iter()
+            .map(|c| match c {
+                Chunk::OfWave(objects) => (false, objects.to_vec()),
+                Chunk::OfSmallWaves(objects) => (true, objects.clone()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn small_waves_merge_in_order_and_big_ones_split() {
+        let big: Vec<u32> = (100..100 + CHUNK as u32 + 5).collect();
+        let waves = vec![vec![1], vec![2, 3], big.clone(), vec![4], vec![5]];
+        let chunks = chunks_of(&waves);
+        assert_eq!(
+            shape(&chunks),
+            vec![
+                (true, vec![1, 2, 3]),
+                (false, big[..CHUNK].to_vec()),
+                (false, big[CHUNK..].to_vec()),
+                (true, vec![4, 5]),
+            ]
+        );
+        // A long chain of one-object waves (a linear history) fills chunks.
+        let chain: Vec<Vec<u32>> = (0..CHUNK as u32 * 2 + 1).map(|i| vec![i]).collect();
+        let lens: Vec<usize> = chunks_of(&chain).iter().map(Chunk::len).collect();
+        assert_eq!(lens, vec![CHUNK, CHUNK, 1]);
+    }
 }
