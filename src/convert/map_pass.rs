@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, HashMap};
 use rayon::prelude::*;
 
 use super::ConvertError;
+use super::chunking::chunks_within;
 use super::deflate::deflate;
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
@@ -33,6 +34,11 @@ use crate::translate::{TranslateOptions, translate_object};
 /// Objects per parallel chunk: enough to keep every core busy, few enough
 /// that the chunk's bodies stay small in memory.
 const CHUNK: usize = 1024;
+/// Inflated source bytes per chunk. A chunk holds its objects' translated
+/// bodies (a third larger) and their compressed forms while the previous
+/// chunk is appended, so this bounds the pass's memory by a budget instead
+/// of by the size of the repository's largest trees.
+const CHUNK_BYTES: u64 = 16 << 20;
 
 /// Counts from the map pass.
 #[derive(Debug, Default)]
@@ -79,7 +85,7 @@ pub fn map_pass(
     progress.start("translating trees, commits, tags", Some(total as u64));
     let mut outcome = MapOutcome::default();
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
-    let chunks = chunks_of(waves);
+    let chunks = chunks_of(waves, |at| u64::from(table.size(at)));
     let prepare = |table: &mut ObjectTable, chunk: &Chunk<'_>| {
         prepare_chunk(inventory, table, &layouts, chunk, opts, level)
     };
@@ -126,24 +132,29 @@ impl Chunk<'_> {
     }
 }
 
-/// Cuts the waves into chunks of at most [`CHUNK`] objects (more only when
-/// a run of small waves ends past it): a chunk never starts before a wave
+/// Cuts the waves into chunks of at most [`CHUNK`] objects and
+/// [`CHUNK_BYTES`] of source bytes (more only when a single object, or a
+/// run of small waves, ends past it): a chunk never starts before a wave
 /// its objects depend on is complete.
-fn chunks_of(waves: &[Vec<u32>]) -> Vec<Chunk<'_>> {
+fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
     let mut chunks = Vec::new();
-    let mut small: Vec<u32> = Vec::new();
+    let (mut small, mut small_bytes): (Vec<u32>, u64) = (Vec::new(), 0);
     for wave in waves {
         if wave.len() < SMALL_WAVE {
             small.extend(wave);
-            if small.len() >= CHUNK {
+            small_bytes += wave.iter().map(|&at| size(at)).sum::<u64>();
+            if small.len() >= CHUNK || small_bytes >= CHUNK_BYTES {
                 chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
+                small_bytes = 0;
             }
             continue;
         }
         if !small.is_empty() {
             chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
+            small_bytes = 0;
         }
-        chunks.extend(wave.chunks(CHUNK).map(Chunk::OfWave));
+        let pieces = chunks_within(wave, CHUNK, CHUNK_BYTES, &size);
+        chunks.extend(pieces.into_iter().map(Chunk::OfWave));
     }
     if !small.is_empty() {
         chunks.push(Chunk::OfSmallWaves(small));
@@ -419,7 +430,7 @@ mod tests {
     fn small_waves_merge_in_order_and_big_ones_split() {
         let big: Vec<u32> = (100..100 + CHUNK as u32 + 5).collect();
         let waves = vec![vec![1], vec![2, 3], big.clone(), vec![4], vec![5]];
-        let chunks = chunks_of(&waves);
+        let chunks = chunks_of(&waves, |_| 1);
         assert_eq!(
             shape(&chunks),
             vec![
@@ -431,7 +442,19 @@ mod tests {
         );
         // A long chain of one-object waves (a linear history) fills chunks.
         let chain: Vec<Vec<u32>> = (0..CHUNK as u32 * 2 + 1).map(|i| vec![i]).collect();
-        let lens: Vec<usize> = chunks_of(&chain).iter().map(Chunk::len).collect();
+        let lens: Vec<usize> = chunks_of(&chain, |_| 1).iter().map(Chunk::len).collect();
         assert_eq!(lens, vec![CHUNK, CHUNK, 1]);
+        // Large objects: the byte budget cuts first.
+        let heavy: Vec<u32> = (100..108).collect();
+        let per_object = CHUNK_BYTES / 3;
+        let waves = vec![(0..70).collect::<Vec<u32>>(), heavy];
+        let lens: Vec<usize> = chunks_of(&waves, |_| per_object)
+            .iter()
+            .map(Chunk::len)
+            .collect();
+        assert_eq!(
+            lens,
+            vec![3; 23].into_iter().chain([1, 8]).collect::<Vec<_>>()
+        );
     }
 }

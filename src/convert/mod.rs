@@ -11,6 +11,7 @@
 //! DEST is created, so a refusal leaves nothing behind.
 
 mod blob_pass;
+mod chunking;
 #[cfg(test)]
 mod collision_tests;
 mod compat_map;

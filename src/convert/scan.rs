@@ -253,8 +253,9 @@ pub fn scan(
         scanned,
         ..
     } = batches;
-    for &(at, kind, sha256) in &totals.named {
+    for &(at, kind, sha256, size) in &totals.named {
         table.set_kind(at, kind);
+        table.set_size(at, size);
         if let Some(id) = sha256 {
             table.set_sha256(at, id);
         }
@@ -349,6 +350,12 @@ fn read_and_record(
     Ok(())
 }
 
+/// An object size as the table keeps it: 4 bytes, saturated (only used to
+/// budget memory, never to read).
+fn saturated_size(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
 /// Checks that `body` hashes to `expected`, with collision detection.
 fn check_name(
     expected: &ObjectId,
@@ -388,7 +395,7 @@ fn record(
     sink.named
         .lock()
         .expect("no panics while holding the lock")
-        .push((at, kind, sha256));
+        .push((at, kind, sha256, saturated_size(body.len())));
     if kind == ObjectKind::Blob {
         return Ok(());
     }

@@ -13,10 +13,10 @@
 //!
 //! Layout (integers little-endian):
 //! ```text
-//! header  "git-rehash scan checkpoint 1\n" fingerprint[32] objects:u64
+//! header  "git-rehash scan checkpoint 2\n" fingerprint[32] objects:u64
 //! chunk   "SCAN" len:u64 payload[len] sha256(payload)[32]
 //! payload bytes:u64 named:u32 edges:u32 gitlinks:u32
-//!         named    (index:u32 kind:u8 [sha256[32] if blob])*
+//!         named    (index:u32 kind:u8 size:u32 [sha256[32] if blob])*
 //!         edges    (dependent:u32 dependency:u32)*
 //!         gitlinks (tree:u32 target[20] name_len:u32 name)*
 //! ```
@@ -32,15 +32,16 @@ use super::scan::UnmappedGitlink;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 
-const MAGIC: &[u8] = b"git-rehash scan checkpoint 1\n";
+const MAGIC: &[u8] = b"git-rehash scan checkpoint 2\n";
 const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
 const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
 
 /// The checkpoint's file name inside `rehash/`.
 pub const FILE_NAME: &str = "scan-checkpoint";
 
-/// An object's table index, kind, and SHA-256 name when it is a blob.
-pub type Named = (u32, ObjectKind, Option<[u8; 32]>);
+/// An object's table index, kind, SHA-256 name when it is a blob, and
+/// size (saturated at `u32::MAX`).
+pub type Named = (u32, ObjectKind, Option<[u8; 32]>, u32);
 
 /// What one or more batches of the scan recorded.
 #[derive(Debug, Default)]
@@ -170,7 +171,7 @@ fn next_chunk(rest: &[u8]) -> Option<(&[u8], usize)> {
 
 fn encode_payload(records: &ScanRecords) -> Vec<u8> {
     let mut out = Vec::with_capacity(
-        20 + records.named.len() * 37 + records.edges.len() * 8 + records.gitlinks.len() * 40,
+        20 + records.named.len() * 41 + records.edges.len() * 8 + records.gitlinks.len() * 40,
     );
     out.extend_from_slice(&records.bytes.to_le_bytes());
     for count in [
@@ -180,9 +181,10 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
     ] {
         out.extend_from_slice(&(count as u32).to_le_bytes());
     }
-    for &(at, kind, sha256) in &records.named {
+    for &(at, kind, sha256, size) in &records.named {
         out.extend_from_slice(&at.to_le_bytes());
         out.push(kind.pack_code());
+        out.extend_from_slice(&size.to_le_bytes());
         if let Some(id) = sha256 {
             out.extend_from_slice(&id);
         }
@@ -214,11 +216,12 @@ fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
     for _ in 0..named {
         let at = index(&mut r)?;
         let kind = ObjectKind::from_pack_code(r.take(1)?[0])?;
+        let size = r.u32()?;
         let sha256 = match kind {
             ObjectKind::Blob => Some(r.take(32)?.try_into().ok()?),
             _ => None,
         };
-        records.named.push((at, kind, sha256));
+        records.named.push((at, kind, sha256, size));
     }
     for _ in 0..edges {
         records.edges.push((index(&mut r)?, index(&mut r)?));
@@ -261,9 +264,9 @@ mod tests {
     fn sample(seed: u32) -> ScanRecords {
         ScanRecords {
             named: vec![
-                (seed, ObjectKind::Blob, Some([seed as u8; 32])),
-                (seed + 1, ObjectKind::Tree, None),
-                (seed + 2, ObjectKind::Commit, None),
+                (seed, ObjectKind::Blob, Some([seed as u8; 32]), 7),
+                (seed + 1, ObjectKind::Tree, None, seed),
+                (seed + 2, ObjectKind::Commit, None, u32::MAX),
             ],
             edges: vec![(seed + 2, seed + 1)],
             gitlinks: vec![UnmappedGitlink {

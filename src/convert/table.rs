@@ -34,6 +34,9 @@ pub struct ObjectTable {
     location: Vec<Location>,
     kind: Vec<Option<ObjectKind>>,
     sha256: Vec<Option<[u8; 32]>>,
+    /// Inflated size (saturated at 4 GiB) of the objects this run decodes,
+    /// for budgeting the memory of the passes that hold them.
+    size: Vec<u32>,
     /// Converted by an earlier run: the map has its row, a finished pack
     /// of DEST stores it. Such objects are neither read nor written again.
     mapped: Vec<bool>,
@@ -63,6 +66,7 @@ impl ObjectTable {
         }
         ObjectTable {
             kind: vec![None; n],
+            size: vec![0; n],
             sha256: vec![None; n],
             mapped: vec![false; n],
             sha1,
@@ -128,6 +132,14 @@ impl ObjectTable {
 
     pub fn set_kind(&mut self, i: u32, kind: ObjectKind) {
         self.kind[i as usize] = Some(kind);
+    }
+
+    pub fn size(&self, i: u32) -> u32 {
+        self.size[i as usize]
+    }
+
+    pub fn set_size(&mut self, i: u32, size: u32) {
+        self.size[i as usize] = size;
     }
 
     pub fn sha256(&self, i: u32) -> Option<ObjectId> {
