@@ -1,18 +1,21 @@
 //! zlib compression of pack entry data.
 //!
-//! A zlib-rs deflate state is ~270 KiB that `Compress::new` allocates and
-//! zeroes; most entries here are small trees and commits, so a fresh state
-//! per entry made `memset` and page faults a tenth of the conversion. Each
-//! thread keeps one state per level and resets it between entries (zlib's
-//! `deflateReset`), which yields the same stream as a fresh state.
+//! Every stream here compresses one whole in-memory object or delta, so a
+//! one-shot compressor fits better than a streaming one: libdeflate
+//! (`libdeflater`) at the same level was measured 1.45x faster than zlib-rs
+//! on git.git's commits, 1.7x on its trees and 2x on delta-sized inputs
+//! (60-400 bytes, where zlib's per-stream reset and Huffman set-up
+//! dominate), with output as small or smaller. Each thread keeps one
+//! compressor per level (allocating one per entry would cost more than
+//! compressing a small tree).
 
 use std::cell::RefCell;
 
-use flate2::{Compress, Compression, FlushCompress, Status};
+use libdeflater::{CompressionLvl, Compressor};
 
 thread_local! {
-    /// This thread's deflate state and the level it was made for.
-    static DEFLATER: RefCell<Option<(u32, Compress)>> = const { RefCell::new(None) };
+    /// This thread's compressor and the level it was made for.
+    static DEFLATER: RefCell<Option<(u32, Compressor)>> = const { RefCell::new(None) };
 }
 
 /// The zlib stream of `data` at `level` (0-9), as a pack entry stores it.
@@ -20,32 +23,18 @@ pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
     let level = level.min(9);
     DEFLATER.with_borrow_mut(|slot| {
         let z = match slot {
-            Some((made_for, z)) if *made_for == level => {
-                z.reset();
-                z
-            }
+            Some((made_for, z)) if *made_for == level => z,
             _ => {
-                &mut slot
-                    .insert((level, Compress::new(Compression::new(level), true)))
-                    .1
+                let lvl = CompressionLvl::new(level as i32).expect("0-9 are libdeflate levels");
+                &mut slot.insert((level, Compressor::new(lvl))).1
             }
         };
-        // Counters are not guaranteed to restart at zero on reset.
-        let in_start = z.total_in();
-        let mut out = Vec::with_capacity(data.len() / 2 + 64);
-        loop {
-            let consumed =
-                usize::try_from(z.total_in() - in_start).expect("input is an in-memory slice");
-            if out.len() == out.capacity() {
-                out.reserve(out.capacity().max(64));
-            }
-            let status = z
-                .compress_vec(&data[consumed..], &mut out, FlushCompress::Finish)
-                .expect("deflate of an in-memory buffer cannot fail");
-            if status == Status::StreamEnd {
-                return out;
-            }
-        }
+        let mut out = vec![0u8; z.zlib_compress_bound(data.len())];
+        let n = z
+            .zlib_compress(data, &mut out)
+            .expect("the bound leaves room for any input");
+        out.truncate(n);
+        out
     })
 }
 
