@@ -8,12 +8,11 @@
 //! by one. A pack with many new objects is traversed whole (each base
 //! inflated once), recording only the new ones.
 
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
-
-use std::path::Path;
 
 use super::ConvertError;
 use super::inventory::Inventory;
@@ -125,6 +124,35 @@ impl Batches<'_> {
     }
 }
 
+/// What a worker needs to take in one decoded object.
+struct Scanner<'a> {
+    table: &'a ObjectTable,
+    opts: TranslateOptions,
+    hooks: &'a Checkpoints,
+    progress: &'a dyn Progress,
+}
+
+impl Scanner<'_> {
+    /// Stops on Ctrl-C, checks the object's name (read from `file`), then
+    /// records it in `sink`.
+    fn take(
+        &self,
+        sink: &Sink,
+        at: u32,
+        kind: ObjectKind,
+        body: &[u8],
+        file: impl Fn() -> String,
+    ) -> Result<(), ConvertError> {
+        if self.hooks.interrupted() {
+            return Err(ConvertError::Interrupted);
+        }
+        check_name(&self.table.sha1(at), kind, body, file)?;
+        record(self.table, sink, at, kind, body, self.opts)?;
+        self.progress.advance(1);
+        Ok(())
+    }
+}
+
 /// Scans every pack and loose object without a map row into `table`,
 /// checkpointing each finished batch to `checkpoint_path` and taking the
 /// batches an interrupted run finished from there.
@@ -165,23 +193,31 @@ pub fn scan(
     progress.start("hashing objects", Some(total_new as u64));
     {
         let table_ref: &ObjectTable = table;
+        let scanner = Scanner {
+            table: table_ref,
+            opts,
+            hooks,
+            progress,
+        };
         for (pack_no, pack) in inventory.packs.iter().enumerate() {
             let new = &mut new_in[pack_no];
             if new.is_empty() {
                 continue;
             }
+            let pack_path = pack.data.path();
             if new.len() * TRAVERSE_FRACTION < pack.idx.num_objects() as usize {
                 new.sort_unstable_by_key(|&i| table_ref.location(i).offset());
                 for batch in new.chunks(batches.limits.objects) {
                     let sink = Sink::default();
                     batch.par_iter().try_for_each(|&at| {
-                        read_and_record(inventory, table_ref, at, &sink, opts, hooks, progress)
+                        let mut body = Vec::new();
+                        let kind = read_cache::read(inventory, table_ref, at, &mut body)?;
+                        scanner.take(&sink, at, kind, &body, || pack_path.display().to_string())
                     })?;
                     batches.finish(sink)?;
                 }
                 continue;
             }
-            let pack_path = pack.data.path();
             let plan = pack.plan_traversal(batches.limits)?;
             // Whether this pack's entry at `offset` is an object to scan
             // here: new, not restored, and stored here first.
@@ -213,14 +249,7 @@ pub fn scan(
                     if !wanted(at, offset) {
                         return Ok(());
                     }
-                    if hooks.interrupted() {
-                        return Err(ConvertError::Interrupted);
-                    }
-                    let expected = table_ref.sha1(at);
-                    check_name(&expected, kind, body, || pack_path.display().to_string())?;
-                    record(table_ref, &sink, at, kind, body, opts)?;
-                    progress.advance(1);
-                    Ok(())
+                    scanner.take(&sink, at, kind, body, || pack_path.display().to_string())
                 })?;
                 batches.finish(sink)?;
             }
@@ -230,19 +259,13 @@ pub fn scan(
             batch
                 .par_iter()
                 .try_for_each(|&at| -> Result<(), ConvertError> {
-                    if hooks.interrupted() {
-                        return Err(ConvertError::Interrupted);
-                    }
                     let id = table_ref.sha1(at);
                     let (kind, body) = loose::read_loose(&inventory.objects_dir, &id)?;
-                    check_name(&id, kind, &body, || {
+                    scanner.take(&sink, at, kind, &body, || {
                         loose::loose_path(&inventory.objects_dir, &id)
                             .display()
                             .to_string()
-                    })?;
-                    record(table_ref, &sink, at, kind, &body, opts)?;
-                    progress.advance(1);
-                    Ok(())
+                    })
                 })?;
             batches.finish(sink)?;
         }
@@ -321,33 +344,6 @@ fn keep_unmapped(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Ve
         bytes: 0,
     };
     (kept, done)
-}
-
-/// Reads one object by random access (the few-new-objects path), checks
-/// its name and records it.
-fn read_and_record(
-    inventory: &Inventory,
-    table: &ObjectTable,
-    at: u32,
-    sink: &Sink,
-    opts: TranslateOptions,
-    hooks: &Checkpoints,
-    progress: &dyn Progress,
-) -> Result<(), ConvertError> {
-    if hooks.interrupted() {
-        return Err(ConvertError::Interrupted);
-    }
-    let mut body = Vec::new();
-    let kind = read_cache::read(inventory, table, at, &mut body)?;
-    let id = table.sha1(at);
-    let Location::Packed { pack, .. } = table.location(at) else {
-        unreachable!("only packed objects are read by location");
-    };
-    let pack_path = inventory.packs[pack as usize].data.path();
-    check_name(&id, kind, &body, || pack_path.display().to_string())?;
-    record(table, sink, at, kind, &body, opts)?;
-    progress.advance(1);
-    Ok(())
 }
 
 /// An object size as the table keeps it: 4 bytes, saturated (only used to
