@@ -212,13 +212,14 @@ fn convert_in_pool(
         continued: existing.is_some(),
         ..Default::default()
     };
-    let (dest, map, fresh) = match existing {
+    let (dest, mut map, fresh) = match existing {
         Some(existing) => {
             progress.start("loading map", None);
-            resume::load_map(&existing.map, &mut table)?;
+            let rows = resume::load_map(&existing.map, &mut table)?;
             progress.finish();
-            let fresh = !table.indices().any(|i| table.is_mapped(i))
-                && existing.map.segment_packs()?.is_empty();
+            // Nothing converted yet (a run killed before its first pack):
+            // a refusal may remove DEST as if this run had created it.
+            let fresh = rows == 0 && existing.map.segment_packs()?.is_empty();
             (existing.dest, existing.map, fresh)
         }
         None => {
@@ -259,7 +260,6 @@ fn convert_in_pool(
     outcome.objects_read = scanned.objects_scanned;
     outcome.objects_restored = scanned.objects_restored;
     outcome.bytes_inflated = scanned.bytes_inflated;
-    let mut map = map;
     outcome.dest = dest.path.clone();
     outcome.map_path = map_path(&dest.path);
     resume::clean_leftovers(&dest, &map)?;
