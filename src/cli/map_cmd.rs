@@ -65,20 +65,7 @@ pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
 /// Reports `err` and returns status 2, or 0 when it is a closed stdout
 /// (`git-rehash map --export | head` is not an error).
 pub(super) fn exit_2(err: anyhow::Error) -> ExitCode {
-    let broken_pipe = err.chain().any(|c| {
-        c.downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    });
-    if broken_pipe {
-        return ExitCode::SUCCESS;
-    }
-    let mut stderr = std::io::stderr().lock();
-    let _ = write!(stderr, "git-rehash: error: {err}");
-    for cause in err.chain().skip(1) {
-        let _ = write!(stderr, "\n  caused by: {cause}");
-    }
-    let _ = writeln!(stderr);
-    ExitCode::from(2)
+    super::report_error(&err, 2)
 }
 
 /// Opens the map named by `--map`, `--repo` or the current directory, read-only.

@@ -52,20 +52,24 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
-        Err(err) => {
-            if is_broken_pipe(&err) {
-                // Like `git log | head`: a reader that stopped early is not an error.
-                return ExitCode::SUCCESS;
-            }
-            let mut stderr = std::io::stderr().lock();
-            let _ = write!(stderr, "git-rehash: error: {err}");
-            for cause in err.chain().skip(1) {
-                let _ = write!(stderr, "\n  caused by: {cause}");
-            }
-            let _ = writeln!(stderr);
-            ExitCode::from(1)
-        }
+        Err(err) => report_error(&err, 1),
     }
+}
+
+/// Prints `err` with its causes and returns `status`, or success when it
+/// is a closed stdout: like `git log | head`, a reader that stopped early
+/// is not an error.
+pub(crate) fn report_error(err: &anyhow::Error, status: u8) -> ExitCode {
+    if is_broken_pipe(err) {
+        return ExitCode::SUCCESS;
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = write!(stderr, "git-rehash: error: {err}");
+    for cause in err.chain().skip(1) {
+        let _ = write!(stderr, "\n  caused by: {cause}");
+    }
+    let _ = writeln!(stderr);
+    ExitCode::from(status)
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
