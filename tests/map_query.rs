@@ -514,6 +514,16 @@ fn read_one_line_and_close(mut cmd: Command, stdin: Vec<u8>) -> (Output, String)
     )
 }
 
+/// Exit status 0 and nothing on stderr.
+fn assert_quiet_success(out: &std::process::Output) {
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn closed_stdout_ends_quietly_with_status_0() {
     let map = big_map();
@@ -521,24 +531,14 @@ fn closed_stdout_ends_quietly_with_status_0() {
     export.args(["map", "--export", "--map"]).arg(map);
     let (out, first) = read_one_line_and_close(export, Vec::new());
     assert_eq!(first.len(), 40 + 1 + 64 + 1 + 4 + 1, "{first}");
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_quiet_success(&out);
 
     let mut batch = rehash_command();
     batch.args(["map", "--batch", "--map"]).arg(map);
     let input = "zzzz\n".repeat(200_000).into_bytes();
     let (out, first) = read_one_line_and_close(batch, input);
     assert_eq!(first, "zzzz missing\n");
-    assert_eq!(out.status.code(), Some(0));
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_quiet_success(&out);
 
     let mut translate = rehash_command();
     translate.args(["translate-text", "--map"]).arg(map);
