@@ -28,7 +28,7 @@ use super::read_cache;
 use super::table::{Location, ObjectTable};
 use crate::hash::{HashKind, ObjectId, sha256_object_id};
 use crate::object::ObjectKind;
-use crate::pack::write::encode_delta;
+use crate::pack::write::{encode_delta, tree_delta};
 use crate::translate::{TranslateOptions, translate_object};
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
@@ -199,7 +199,7 @@ fn prepare_chunk(
             let mut named_in_order = Vec::with_capacity(objects.len());
             for (&at, (kind, body)) in objects.iter().zip(sources) {
                 let (out, notes) = translated(table, at, kind, &body, opts)?;
-                let n = named(at, kind, out, notes);
+                let n = named(at, kind, body, out, notes);
                 table.set_sha256(at, n.sha256);
                 named_in_order.push(n);
             }
@@ -216,10 +216,18 @@ fn prepare_chunk(
         opts,
         level,
     };
-    (0..named.len())
+    let mut stored: Vec<Translated> = (0..named.len())
         .into_par_iter()
         .map(|k| ctx.store(k))
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // A delta keeps its whole body in case its base lands in an earlier
+    // segment; moved here rather than copied in `store`.
+    for (t, n) in stored.iter_mut().zip(named) {
+        if let Stored::Delta { body, .. } = &mut t.stored {
+            *body = n.body;
+        }
+    }
+    Ok(stored)
 }
 
 /// Appends a prepared chunk in order. A delta whose base went into an
@@ -262,6 +270,8 @@ struct Named {
     at: u32,
     kind: ObjectKind,
     sha256: [u8; 32],
+    /// The SHA-1 form, kept for trees only (their deltas are found from it).
+    source: Vec<u8>,
     body: Vec<u8>,
     unknown_headers: Vec<String>,
 }
@@ -272,16 +282,22 @@ fn name_one(
     at: u32,
     opts: TranslateOptions,
 ) -> Result<Named, ConvertError> {
-    let (kind, body, notes) = read_translated(inventory, table, at, opts)?;
-    Ok(named(at, kind, body, notes))
+    let mut source = Vec::new();
+    let kind = read_cache::read(inventory, table, at, &mut source)?;
+    let (body, notes) = translated(table, at, kind, &source, opts)?;
+    Ok(named(at, kind, source, body, notes))
 }
 
 fn named(
     at: u32,
     kind: ObjectKind,
+    mut source: Vec<u8>,
     body: Vec<u8>,
     notes: crate::translate::TranslateNotes,
 ) -> Named {
+    if kind != ObjectKind::Tree {
+        source = Vec::new();
+    }
     let ObjectId::Sha256(sha256) = sha256_object_id(kind, &body) else {
         unreachable!("sha256_object_id returns SHA-256 ids")
     };
@@ -289,6 +305,7 @@ fn named(
         at,
         kind,
         sha256,
+        source,
         body,
         unknown_headers: notes.unknown_headers,
     }
@@ -316,7 +333,7 @@ impl ChunkContext<'_> {
                 base,
                 delta_size: delta.len() as u64,
                 zlib: deflate(&delta, self.level),
-                body: out.clone(),
+                body: Vec::new(), // moved in by prepare_chunk
             },
             None => Stored::Whole {
                 size: out.len() as u64,
@@ -359,6 +376,11 @@ impl ChunkContext<'_> {
         };
         // As pack-objects: a delta must save at least half of the object.
         let max_size = target.len() / 2;
+        if self.chunk[k].kind == ObjectKind::Tree && table.kind(base_at) == Some(ObjectKind::Tree) {
+            return self
+                .tree_delta(k, base_at, max_size)
+                .map(|delta| delta.map(|delta| (base_sha256, delta)));
+        }
         let delta = match self.position.get(&base_at) {
             Some(&j) if j < k => encode_delta(&self.chunk[j].body, target, max_size),
             // Later in this chunk: written after us, so it cannot be our base.
@@ -369,6 +391,33 @@ impl ChunkContext<'_> {
             }
         };
         Ok(delta.map(|delta| (base_sha256, delta)))
+    }
+}
+
+impl ChunkContext<'_> {
+    /// A tree's delta against the translated form of tree `base_at`,
+    /// found from the two SHA-1 forms (`tree_delta`): the base is read
+    /// (usually from the cache, the target having just been rebuilt on
+    /// it) but neither translated nor indexed.
+    fn tree_delta(
+        &self,
+        k: usize,
+        base_at: u32,
+        max_size: usize,
+    ) -> Result<Option<Vec<u8>>, ConvertError> {
+        let target = &self.chunk[k];
+        let (from, to) = (HashKind::Sha1.raw_len(), HashKind::Sha256.raw_len());
+        let delta =
+            |base: &[u8]| tree_delta(base, &target.source, &target.body, from, to, max_size);
+        Ok(match self.position.get(&base_at) {
+            Some(&j) if j < k => delta(&self.chunk[j].source),
+            Some(_) => None,
+            None => {
+                let mut base = Vec::new();
+                read_cache::read(self.inventory, self.table, base_at, &mut base)?;
+                delta(&base)
+            }
+        })
     }
 }
 

@@ -188,7 +188,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     i
 }
 
-fn push_varint(out: &mut Vec<u8>, mut v: u64) {
+pub(super) fn push_varint(out: &mut Vec<u8>, mut v: u64) {
     while v >= 0x80 {
         out.push((v as u8 & 0x7f) | 0x80);
         v >>= 7;
@@ -196,7 +196,7 @@ fn push_varint(out: &mut Vec<u8>, mut v: u64) {
     out.push(v as u8);
 }
 
-fn push_inserts(out: &mut Vec<u8>, mut literal: &[u8]) {
+pub(super) fn push_inserts(out: &mut Vec<u8>, mut literal: &[u8]) {
     while !literal.is_empty() {
         let n = literal.len().min(MAX_INSERT);
         out.push(n as u8);
@@ -206,7 +206,7 @@ fn push_inserts(out: &mut Vec<u8>, mut literal: &[u8]) {
 }
 
 /// Copy opcodes for `base[offset..offset + len]`, 64 KiB at most each.
-fn push_copies(out: &mut Vec<u8>, mut offset: usize, mut len: usize) {
+pub(super) fn push_copies(out: &mut Vec<u8>, mut offset: usize, mut len: usize) {
     while len > 0 {
         let n = len.min(MAX_COPY);
         let at = out.len();

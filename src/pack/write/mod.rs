@@ -17,6 +17,7 @@ mod hashing_writer;
 mod idx_writer;
 mod pack_writer;
 mod rev_writer;
+mod tree_delta;
 mod window;
 
 use std::path::PathBuf;
@@ -32,6 +33,7 @@ pub use hashing_writer::HashingWriter;
 pub use idx_writer::{IndexEntry, write_idx_v2};
 pub use pack_writer::{PackOutcome, PackWriter};
 pub use rev_writer::write_rev;
+pub use tree_delta::tree_delta;
 pub use window::{Choice, WindowObject, WindowOptions, pack_name_hash, search as window_search};
 
 /// Why a pack, index or reverse index could not be written.

@@ -1,0 +1,415 @@
+//! Deltas between the SHA-256 forms of two trees, found by lining up the
+//! entries of their SHA-1 forms instead of diffing bytes.
+//!
+//! Translation changes only the object id of each entry (20 -> 32 bytes),
+//! so an entry that is byte-identical in the two SHA-1 trees is
+//! byte-identical in the two SHA-256 trees, at an offset that grows by 12
+//! bytes per entry before it. Walking both entry lists in tree order gives
+//! the copies a byte diff would find (runs of unchanged entries, and the
+//! `mode name` part of an entry whose id changed) at the cost of a merge:
+//! no index of the base is built and the base never has to be translated,
+//! which is most of what re-diffing the translated trees used to cost.
+//! Bytes that are not copies (new entries, new ids) come from the target's
+//! SHA-256 form, which the caller has anyway (it named the object).
+
+use std::cmp::Ordering;
+
+use super::delta_encode::{push_copies, push_inserts, push_varint};
+
+/// A shared `mode SP name NUL` shorter than this goes in as literal bytes:
+/// a copy opcode costs up to 5 bytes, and splitting the literal run costs
+/// another opcode.
+const MIN_PREFIX_COPY: usize = 12;
+
+/// The delta turning the SHA-256 form of `base_sha1` into `target_sha256`,
+/// where `target_sha256` is the SHA-256 form of `target_sha1` (both trees'
+/// ids are `from_len` bytes wide in the SHA-1 forms, `to_len` in the
+/// SHA-256 ones). `None` when it would be longer than `max_size`, or when a
+/// body does not parse as a tree or the target's two forms disagree in
+/// length (the caller then stores the object whole).
+pub fn tree_delta(
+    base_sha1: &[u8],
+    target_sha1: &[u8],
+    target_sha256: &[u8],
+    from_len: usize,
+    to_len: usize,
+    max_size: usize,
+) -> Option<Vec<u8>> {
+    let base = entries(base_sha1, from_len)?;
+    let target = entries(target_sha1, from_len)?;
+    let grow = to_len as isize - from_len as isize;
+    let translated = |start: usize, index: usize| (start as isize + grow * index as isize) as usize;
+    if translated(target_sha1.len(), target.len()) != target_sha256.len() {
+        return None;
+    }
+    let mut ops = Ops::new(target_sha256, max_size);
+    push_varint(&mut ops.out, translated(base_sha1.len(), base.len()) as u64);
+    push_varint(&mut ops.out, target_sha256.len() as u64);
+    let mut i = 0;
+    for t in &target {
+        // Skip base entries that sort before this one (deleted).
+        while i < base.len() && tree_order(base_sha1, &base[i], target_sha1, t) == Ordering::Less {
+            i += 1;
+        }
+        let same_name = i < base.len() && base[i].name(base_sha1) == t.name(target_sha1);
+        let t_len = translated(t.end - t.start, 1);
+        if same_name && base_sha1[base[i].start..base[i].end] == target_sha1[t.start..t.end] {
+            ops.copy(translated(base[i].start, i), t_len)?;
+            i += 1;
+            continue;
+        }
+        // A changed or new entry: copy what it shares with the entry of the
+        // same name, or else with its neighbours in the base (a new file
+        // often shares most of its name with the one before or after it).
+        let candidates = if same_name {
+            i..i + 1
+        } else {
+            i.saturating_sub(1)..(i + 1).min(base.len())
+        };
+        let mut best: Option<(usize, usize)> = None; // (base index, prefix)
+        for c in candidates {
+            let b = &base[c];
+            let prefix = common_prefix(&base_sha1[b.start..=b.nul], &target_sha1[t.start..=t.nul]);
+            if best.is_none_or(|(_, p)| prefix > p) {
+                best = Some((c, prefix));
+            }
+        }
+        let same_id = |b: &Entry| base_sha1[b.nul + 1..b.end] == target_sha1[t.nul + 1..t.end];
+        match best {
+            // Only the mode changed: the name and id are one copy.
+            Some((c, _)) if same_name && same_id(&base[c]) => {
+                let b = &base[c];
+                ops.literal(t.space - t.start);
+                let tail = translated(b.end - b.space, 1);
+                ops.copy(translated(b.space, c), tail)?;
+            }
+            Some((c, prefix)) if prefix >= MIN_PREFIX_COPY => {
+                ops.copy(translated(base[c].start, c), prefix)?;
+                ops.literal(t_len - prefix);
+            }
+            _ => ops.literal(t_len),
+        }
+        if same_name {
+            i += 1;
+        }
+    }
+    ops.finish()
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+/// Where one entry sits in a tree body: `body[start..space]` is the mode,
+/// `body[space + 1..nul]` the name, `body[nul + 1..end]` the id.
+struct Entry {
+    start: usize,
+    space: usize,
+    nul: usize,
+    end: usize,
+}
+
+impl Entry {
+    fn name<'a>(&self, body: &'a [u8]) -> &'a [u8] {
+        &body[self.space + 1..self.nul]
+    }
+
+    /// git's `S_ISDIR` on the octal mode, which decides the implicit `/`
+    /// that directories sort with.
+    fn is_dir(&self, body: &[u8]) -> bool {
+        let mode = body[self.start..self.space].iter().fold(0u32, |m, &d| {
+            m.wrapping_shl(3) | u32::from(d.wrapping_sub(b'0') & 7)
+        });
+        mode & 0o170000 == 0o040000
+    }
+}
+
+fn entries(body: &[u8], id_len: usize) -> Option<Vec<Entry>> {
+    let mut out = Vec::with_capacity(body.len() / (id_len + 16) + 1);
+    let mut pos = 0;
+    while pos < body.len() {
+        // Modes are 5 or 6 digits in practice.
+        let space = match body.get(pos + 5..pos + 7) {
+            Some([b' ', _]) => pos + 5,
+            Some([_, b' ']) => pos + 6,
+            _ => pos + body[pos..].iter().position(|&b| b == b' ')?,
+        };
+        let nul = find_nul(body, space)?;
+        let end = nul + 1 + id_len;
+        if end > body.len() {
+            return None;
+        }
+        out.push(Entry {
+            start: pos,
+            space,
+            nul,
+            end,
+        });
+        pos = end;
+    }
+    Some(out)
+}
+
+/// The first NUL at or after `from`, eight bytes at a time (names are
+/// most of a tree's bytes, and this is the hot loop of the merge).
+fn find_nul(body: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut at = from;
+    while let Some(word) = body.get(at..at + 8) {
+        let w = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+        let zero = w.wrapping_sub(ONES) & !w & HIGHS;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    body[at..].iter().position(|&b| b == 0).map(|i| at + i)
+}
+
+/// git's tree order (`base_name_compare`): names compare bytewise, a
+/// directory as if its name ended in `/`. Used only to line the two lists
+/// up; a tree stored out of order costs copies, never correctness.
+fn tree_order(a_body: &[u8], a: &Entry, b_body: &[u8], b: &Entry) -> Ordering {
+    let (an, bn) = (a.name(a_body), b.name(b_body));
+    let common = an.len().min(bn.len());
+    match an[..common].cmp(&bn[..common]) {
+        Ordering::Equal => {}
+        other => return other,
+    }
+    let next = |name: &[u8], e: &Entry, body: &[u8]| match name.get(common) {
+        Some(&c) => c,
+        None if e.is_dir(body) => b'/',
+        None => 0,
+    };
+    next(an, a, a_body).cmp(&next(bn, b, b_body))
+}
+
+/// The delta's opcodes, built front to back over the target: adjacent
+/// copies merge into one, everything between copies is literal.
+struct Ops<'a> {
+    out: Vec<u8>,
+    target: &'a [u8],
+    max_size: usize,
+    /// Target bytes covered so far.
+    pos: usize,
+    /// Start of the literal run that ends at `pos`.
+    literal_start: usize,
+    /// The copy before that literal run, not yet written.
+    pending: Option<(usize, usize)>,
+}
+
+impl<'a> Ops<'a> {
+    fn new(target: &'a [u8], max_size: usize) -> Self {
+        Ops {
+            out: Vec::with_capacity((target.len() / 8 + 16).min(max_size.saturating_add(1))),
+            target,
+            max_size,
+            pos: 0,
+            literal_start: 0,
+            pending: None,
+        }
+    }
+
+    fn literal(&mut self, len: usize) {
+        self.pos += len;
+    }
+
+    fn copy(&mut self, offset: usize, len: usize) -> Option<()> {
+        let adjacent = self.literal_start == self.pos;
+        match self.pending {
+            Some((at, n)) if adjacent && at + n == offset => {
+                self.pending = Some((at, n + len));
+                self.pos += len;
+                self.literal_start = self.pos;
+                return Some(());
+            }
+            _ => self.flush()?,
+        }
+        self.pending = Some((offset, len));
+        self.pos += len;
+        self.literal_start = self.pos;
+        Some(())
+    }
+
+    /// Writes the pending copy and the literal run after it.
+    fn flush(&mut self) -> Option<()> {
+        if let Some((at, n)) = self.pending.take() {
+            push_copies(&mut self.out, at, n);
+        }
+        push_inserts(&mut self.out, &self.target[self.literal_start..self.pos]);
+        self.literal_start = self.pos;
+        (self.out.len() <= self.max_size).then_some(())
+    }
+
+    fn finish(mut self) -> Option<Vec<u8>> {
+        debug_assert_eq!(self.pos, self.target.len());
+        self.flush()?;
+        Some(self.out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pack::apply_delta;
+    use crate::pack::write::encode_delta;
+
+    /// xorshift64*: deterministic, no dependency.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n.max(1) as u64) as usize
+        }
+    }
+
+    #[derive(Clone)]
+    struct E {
+        mode: &'static str,
+        name: Vec<u8>,
+        id: u64,
+    }
+
+    /// A tree body with ids derived from `id` (`width` bytes each): the
+    /// SHA-1 form with width 20, its "translation" with width 32.
+    fn body(entries: &[E], width: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for e in entries {
+            out.extend_from_slice(e.mode.as_bytes());
+            out.push(b' ');
+            out.extend_from_slice(&e.name);
+            out.push(0);
+            let mut id = e.id.to_le_bytes().repeat(4);
+            id[8] ^= width as u8;
+            out.extend_from_slice(&id[..width]);
+        }
+        out
+    }
+
+    fn check(base: &[E], target: &[E]) -> (usize, usize) {
+        let (b1, t1) = (body(base, 20), body(target, 20));
+        let (b2, t2) = (body(base, 32), body(target, 32));
+        let delta = tree_delta(&b1, &t1, &t2, 20, 32, usize::MAX).expect("trees parse");
+        let mut out = Vec::new();
+        apply_delta(&b2, &delta, &mut out).expect("the delta applies");
+        assert!(out == t2, "delta does not reproduce the SHA-256 target");
+        let bytes = encode_delta(&b2, &t2, usize::MAX).expect("no limit").len();
+        (delta.len(), bytes)
+    }
+
+    fn random_tree(rng: &mut Rng, n: usize) -> Vec<E> {
+        let mut names: Vec<Vec<u8>> = (0..n)
+            .map(|k| format!("file-{:04}-{}", rng.below(10_000), k % 7).into_bytes())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+            .into_iter()
+            .map(|name| E {
+                mode: ["100644", "100755", "40000", "120000", "160000"][rng.below(5)],
+                name,
+                id: rng.next(),
+            })
+            .collect()
+    }
+
+    fn edit(rng: &mut Rng, base: &[E], edits: usize) -> Vec<E> {
+        let mut t = base.to_vec();
+        for _ in 0..edits {
+            let at = rng.below(t.len() + 1);
+            match rng.below(4) {
+                0 if at < t.len() => t[at].id = rng.next(),
+                1 if at < t.len() => {
+                    t.remove(at);
+                }
+                2 if at < t.len() && t[at].mode != "40000" => t[at].mode = "100755",
+                _ => {
+                    // Right after an existing name, so the tree stays sorted.
+                    let at = at.min(t.len().saturating_sub(1));
+                    let mut name = t.get(at).map_or(b"zz".to_vec(), |e| e.name.clone());
+                    name.push(b'a' + rng.below(26) as u8);
+                    t.insert(
+                        (at + 1).min(t.len()),
+                        E {
+                            mode: "100644",
+                            name,
+                            id: rng.next(),
+                        },
+                    );
+                }
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn edited_trees_round_trip_and_are_no_larger_than_a_byte_diff() {
+        let mut rng = Rng(11);
+        let (mut ours, mut bytes) = (0, 0);
+        for round in 0..300 {
+            let base = random_tree(&mut rng, 1 + round % 120);
+            let edits = rng.below(6);
+            let target = edit(&mut rng, &base, edits);
+            let (a, b) = check(&base, &target);
+            ours += a;
+            bytes += b;
+        }
+        assert!(ours <= bytes + bytes / 20, "{ours} vs {bytes}");
+    }
+
+    #[test]
+    fn edge_cases_round_trip() {
+        let mut rng = Rng(3);
+        let some = random_tree(&mut rng, 50);
+        let other = random_tree(&mut rng, 40);
+        for (base, target) in [
+            (vec![], vec![]),
+            (vec![], some.clone()),
+            (some.clone(), vec![]),
+            (some.clone(), some.clone()),
+            (some.clone(), other.clone()),
+            (some[..1].to_vec(), some.clone()),
+            (some.clone(), some[20..21].to_vec()),
+        ] {
+            check(&base, &target);
+        }
+    }
+
+    #[test]
+    fn out_of_order_and_duplicate_entries_still_round_trip() {
+        let mut rng = Rng(5);
+        let mut base = random_tree(&mut rng, 30);
+        base.reverse();
+        let mut target = base.clone();
+        target.push(target[3].clone());
+        target.swap(0, 10);
+        check(&base, &target);
+        // A directory sorts as if its name ended in '/': "a-b" < "a/".
+        let e = |mode, name: &str| E {
+            mode,
+            name: name.as_bytes().to_vec(),
+            id: 1,
+        };
+        let base = vec![e("100644", "a-b"), e("40000", "a"), e("100644", "a0")];
+        let target = vec![e("100644", "a-b"), e("40000", "a"), e("100644", "a0")];
+        let (ours, _) = check(&base, &target);
+        assert!(ours < 10, "identical trees are one copy: {ours} bytes");
+    }
+
+    #[test]
+    fn a_limit_or_a_malformed_body_gives_none() {
+        let mut rng = Rng(9);
+        let base = body(&random_tree(&mut rng, 40), 20);
+        let other = random_tree(&mut rng, 40);
+        let (t1, t2) = (body(&other, 20), body(&other, 32));
+        assert!(tree_delta(&base, &t1, &t2, 20, 32, 100).is_none());
+        assert!(tree_delta(&base[..base.len() - 1], &t1, &t2, 20, 32, usize::MAX).is_none());
+        assert!(tree_delta(&base, &t1, &t2[1..], 20, 32, usize::MAX).is_none());
+    }
+}
