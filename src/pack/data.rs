@@ -10,7 +10,10 @@ use memmap2::Mmap;
 use super::checksum::trailer_matches;
 use super::entry::{Entry, HeaderFault, parse_entry};
 use super::error::PackError;
-use super::zlib::{ZlibError, expect_end, inflate_discard, inflate_until, with_inflater};
+use super::zlib::{
+    WHOLE_INFLATE_LIMIT, ZlibError, expect_end, inflate_discard, inflate_until, inflate_whole,
+    with_inflater,
+};
 use crate::hash::HashKind;
 
 /// `"PACK"`, version, object count.
@@ -158,6 +161,9 @@ impl PackFile {
             size: entry.size,
         })?;
         let input = self.stream(entry)?;
+        if limit <= WHOLE_INFLATE_LIMIT && inflate_whole(input, limit, out) {
+            return Ok(());
+        }
         out.clear();
         let result = with_inflater(|z| {
             inflate_until(z, input, out, limit).and_then(|ended| {
