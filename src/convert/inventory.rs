@@ -28,9 +28,24 @@ pub struct Inventory {
 static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 
 impl Inventory {
-    /// Opens every `objects/pack/*.idx` (with its `.pack`) and lists the loose
-    /// objects. Returns the inventory and the table of all objects.
+    /// Opens every `objects/pack/*.idx` (with its `.pack`), checks them
+    /// ([`Inventory::verify`]) and lists the loose objects. Returns the
+    /// inventory and the table of all objects.
     pub fn open(source: &SourceRepo) -> Result<(Self, ObjectTable), ConvertError> {
+        let (inventory, table) = Self::open_unverified(source)?;
+        inventory.verify()?;
+        Ok((inventory, table))
+    }
+
+    /// The whole-file checks of every source pack (`verify.rs`): trailers,
+    /// index offsets, CRC32s.
+    pub fn verify(&self) -> Result<(), ConvertError> {
+        self.packs.iter().try_for_each(super::verify::verify_pack)
+    }
+
+    /// [`Inventory::open`] without the whole-file checks, for a caller that
+    /// runs them alongside its own reading and lets them decide first.
+    pub fn open_unverified(source: &SourceRepo) -> Result<(Self, ObjectTable), ConvertError> {
         let pack_dir = source.objects_dir.join("pack");
         let mut idx_paths = Vec::new();
         match std::fs::read_dir(&pack_dir) {
@@ -55,7 +70,6 @@ impl Inventory {
         let mut objects = Vec::new();
         for (pack_no, idx_path) in idx_paths.iter().enumerate() {
             let pack = Pack::open(idx_path, HashKind::Sha1)?;
-            super::verify::verify_pack(&pack)?;
             let idx = &pack.idx;
             objects.reserve(idx.num_objects() as usize);
             for i in 0..idx.num_objects() {

@@ -205,7 +205,7 @@ fn convert_in_pool(
     // written, so a push racing with us cannot leave a ref without its objects.
     let source_refs = refs::read_source_refs(&source.git_dir, HashKind::Sha1)?;
     progress.start("counting objects", None);
-    let (inventory, mut table) = inventory::Inventory::open(&source)?;
+    let (inventory, mut table) = inventory::Inventory::open_unverified(&source)?;
     progress.finish();
     let mut outcome = ConvertOutcome {
         objects_listed: table.len() as u64,
@@ -236,16 +236,26 @@ fn convert_in_pool(
     let topts = TranslateOptions {
         strict_headers: opts.strict_headers,
     };
-    let planned = plan(
-        opts,
-        &inventory,
-        &mut table,
-        &source_refs,
-        topts,
-        &hooks,
-        progress,
-        &checkpoint,
+    // The packs' whole-file checks (one sequential pass over each file)
+    // run beside the scan rather than before it, on whichever thread is
+    // free; nothing is written before both end, and a failed check is the
+    // error reported even when the scan also failed (it explains why).
+    let (verified, planned) = rayon::join(
+        || inventory.verify(),
+        || {
+            plan(
+                opts,
+                &inventory,
+                &mut table,
+                &source_refs,
+                topts,
+                &hooks,
+                progress,
+                &checkpoint,
+            )
+        },
     );
+    let planned = verified.and(planned);
     let (scanned, waves, gitlink_targets) = match planned {
         Ok(planned) => planned,
         Err(e) => {

@@ -1,4 +1,4 @@
-//! Whole-file checks of every source pack before anything is decoded
+//! Whole-file checks of every source pack before anything is written
 //! (git's `verify_pack_index()` and `verify_packfile()` in pack-check.c,
 //! minus the per-object inflate that the scan does anyway).
 //!
@@ -12,8 +12,10 @@
 //!
 //! Cost: one sequential read of each file over its mmap (SHA-1 at about
 //! 1.5 GB/s, CRC32 several times faster), the trailer hash and the CRC pass
-//! running on two threads. That is small next to the scan, which inflates
-//! and hashes every object, so there is no option to skip it.
+//! running on two threads. `convert` runs them beside the scan (they
+//! decide before anything is written, and their error wins over the
+//! scan's), so on two or more cores they cost next to no wall time; there
+//! is no option to skip them.
 
 use super::ConvertError;
 use crate::pack::{Pack, PackError};
