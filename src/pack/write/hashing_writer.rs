@@ -62,6 +62,11 @@ impl<W: Write> HashingWriter<W> {
         self.bytes
     }
 
+    /// The writer underneath.
+    pub fn inner(&self) -> &W {
+        &self.inner
+    }
+
     /// Restarts the CRC32 (git's `crc32_begin`); call at the start of an entry.
     pub fn begin_crc(&mut self) {
         self.crc = crc32fast::Hasher::new();

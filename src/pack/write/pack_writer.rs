@@ -38,7 +38,16 @@ pub struct PackWriter {
     header: Vec<u8>,
     /// Set when a write failed part-way: the file no longer parses.
     broken: bool,
+    /// Where the next early writeback starts (see [`WRITEBACK_STEP`]).
+    writeback_from: u64,
 }
+
+/// Every this many bytes, the pack's new pages are handed to the kernel
+/// for writeback (Linux `sync_file_range`, which does not wait), so the
+/// `fsync` in [`PackWriter::finish`] finds little left to write: on a
+/// 1.8 GB pack it otherwise stalled the run for over a second, with the
+/// disk idle while the pack was being written.
+const WRITEBACK_STEP: u64 = 32 << 20;
 
 /// The published pack.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +92,7 @@ impl PackWriter {
             entries,
             header,
             broken: false,
+            writeback_from: 0,
         })
     }
 
@@ -303,7 +313,31 @@ impl PackWriter {
             offset,
             crc32: self.out.crc(),
         });
+        if self.out.bytes_written() >= self.writeback_from + WRITEBACK_STEP {
+            self.start_writeback();
+        }
         Ok(offset)
+    }
+
+    /// Starts writeback of what reached the file since the last call.
+    /// Advisory: errors surface at the final `fsync`.
+    fn start_writeback(&mut self) {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::fd::AsRawFd as _;
+            let fd = self.out.inner().get_ref().as_raw_fd();
+            // SAFETY: a plain syscall on a file descriptor we own; no memory
+            // is passed.
+            unsafe {
+                libc::sync_file_range(
+                    fd,
+                    self.writeback_from as libc::off64_t,
+                    0,
+                    libc::SYNC_FILE_RANGE_WRITE,
+                );
+            }
+        }
+        self.writeback_from = self.out.bytes_written();
     }
 }
 
