@@ -9,9 +9,12 @@
 //! Deltas: an object the source pack stores as a delta against another
 //! object of an earlier chunk is stored as a delta against that object's
 //! translated form, made anew (ids grow from 20 to 32 bytes, so the source
-//! delta cannot be reused). The base is read and translated again, which is
-//! much cheaper than deflating the whole object; the delta is used when the
-//! base sits in the same output segment, else the object is stored whole.
+//! delta cannot be reused). A tree's delta comes from lining up the entries
+//! of the two SHA-1 trees (`tree_delta`: the base is read, usually from the
+//! cache, but neither translated nor indexed); a commit's or tag's from
+//! diffing the translated base, read and translated again. Either is much
+//! cheaper than deflating the whole object. The delta is used when the base
+//! sits in the same output segment, else the object is stored whole.
 
 use std::collections::{BTreeMap, HashMap};
 
