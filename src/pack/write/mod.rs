@@ -15,6 +15,7 @@ mod delta_encode;
 mod encode;
 mod hashing_writer;
 mod idx_writer;
+mod pack_sink;
 mod pack_writer;
 mod rev_writer;
 mod tree_delta;
