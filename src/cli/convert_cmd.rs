@@ -31,6 +31,17 @@ pub struct ConvertArgs {
     /// zlib level (0-9) for data that is compressed anew.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=9))]
     compression: u32,
+    /// Delta search: objects tried as bases for each object that needs one
+    /// (as git repack --window).
+    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(0..=10000))]
+    window: u64,
+    /// Longest delta chain written (as git repack --depth; git's limit is 4095).
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=4095))]
+    depth: u32,
+    /// Ignore the source packs' pairing (which object is a delta of which):
+    /// the window search chooses the base of every object (slow, smallest pack).
+    #[arg(long)]
+    no_reuse_deltas: bool,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -74,6 +85,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         strict_headers: args.strict_headers,
         force: args.force,
         compression: args.compression,
+        window: args.window as usize,
+        depth: args.depth,
+        reuse_deltas: !args.no_reuse_deltas,
         jobs: args.jobs,
         git_compat_map: args.git_compat_map,
         submodule_maps: args.submodule_map.clone(),

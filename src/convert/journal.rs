@@ -34,9 +34,11 @@ struct OpenSegment {
     pack: PackWriter,
     count: u32,
     rows: Vec<MapRow>,
-    /// Where each object of this segment starts: a delta may only name a
-    /// base in its own pack (a repository's packs are never thin).
-    offsets: HashMap<ObjectId, u64>,
+    /// Where each object of this segment starts and the length of its delta
+    /// chain (0: whole): a delta may only name a base in its own pack (a
+    /// repository's packs are never thin), whose chain is shorter than the
+    /// depth limit.
+    offsets: HashMap<ObjectId, (u64, u32)>,
     started: Instant,
 }
 
@@ -58,6 +60,8 @@ pub struct SegmentWriter<'a> {
     /// Objects this run still has to write; the last segment holds exactly
     /// the rest.
     remaining: u64,
+    /// `--depth`: the longest delta chain written.
+    max_depth: u32,
     target: u32,
     current: Option<OpenSegment>,
     pub outcome: SegmentsOutcome,
@@ -70,12 +74,14 @@ impl<'a> SegmentWriter<'a> {
         run: RunId,
         hooks: &'a Checkpoints,
         total: u64,
+        max_depth: u32,
     ) -> Self {
         SegmentWriter {
             dir,
             map,
             run,
             remaining: total,
+            max_depth,
             target: hooks.segment_objects.unwrap_or(FIRST_SEGMENT),
             hooks,
             current: None,
@@ -95,14 +101,15 @@ impl<'a> SegmentWriter<'a> {
     ) -> Result<(), ConvertError> {
         let segment = self.open()?;
         let offset = segment.pack.add_compressed(sha256, kind, size, zlib)?;
-        self.added(sha1, sha256, kind, offset)
+        self.added(sha1, sha256, kind, offset, 0)
     }
 
     /// Appends an object as a delta whose zlib stream is ready (copied from
     /// the source pack: blob deltas are the same in both hash worlds),
-    /// against `base`, if `base` is in the current segment. Returns false,
-    /// writing nothing, when it is not; the caller then writes the object
-    /// whole.
+    /// against `base`, if `base` is in the current segment and its chain is
+    /// shorter than the depth limit. Returns false, writing nothing, when it
+    /// is not; the caller then writes the object whole (or as a delta of
+    /// another base).
     pub fn add_delta_compressed(
         &mut self,
         sha1: ObjectId,
@@ -112,16 +119,27 @@ impl<'a> SegmentWriter<'a> {
         delta_size: u64,
         zlib: &[u8],
     ) -> Result<bool, ConvertError> {
+        let max_depth = self.max_depth;
         let segment = self.open()?;
-        let Some(&base_offset) = segment.offsets.get(base) else {
+        let Some(&(base_offset, base_depth)) = segment.offsets.get(base) else {
             return Ok(false);
         };
+        if base_depth >= max_depth {
+            return Ok(false);
+        }
         let offset =
             segment
                 .pack
                 .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
-        self.added(sha1, sha256, kind, offset)?;
+        self.added(sha1, sha256, kind, offset, base_depth + 1)?;
         Ok(true)
+    }
+
+    /// The chain length of `id` if it sits in the open segment (0: whole).
+    #[allow(dead_code)]
+    pub fn depth_of(&self, id: &ObjectId) -> Option<u32> {
+        let segment = self.current.as_ref()?;
+        segment.offsets.get(id).map(|&(_, depth)| depth)
     }
 
     /// Bookkeeping after an object entered the open segment.
@@ -131,12 +149,13 @@ impl<'a> SegmentWriter<'a> {
         sha256: ObjectId,
         kind: ObjectKind,
         offset: u64,
+        depth: u32,
     ) -> Result<(), ConvertError> {
         let segment = self
             .current
             .as_mut()
             .expect("an object was just added to it");
-        segment.offsets.insert(sha256, offset);
+        segment.offsets.insert(sha256, (offset, depth));
         segment.rows.push(MapRow { sha1, sha256, kind });
         let full = segment.pack.entries_written() == segment.count;
         self.remaining -= 1;

@@ -77,6 +77,13 @@ pub struct ConvertOptions {
     pub force: bool,
     /// zlib level for newly compressed data.
     pub compression: u32,
+    /// `--window`: candidates the delta search tries per object.
+    pub window: usize,
+    /// `--depth`: the longest delta chain written.
+    pub depth: u32,
+    /// Reuse the source packs' pairing (which object is a delta of which);
+    /// `false` (`--no-reuse-deltas`): the window search chooses every base.
+    pub reuse_deltas: bool,
     /// Worker threads; `None` = all cores.
     pub jobs: Option<usize>,
     /// Set (by a Ctrl-C handler) to stop at the next checkpoint with
@@ -106,6 +113,9 @@ impl ConvertOptions {
             strict_headers: false,
             force: false,
             compression: 6,
+            window: 250,
+            depth: 50,
+            reuse_deltas: true,
             jobs: None,
             interrupt: None,
             git_compat_map: false,
@@ -282,8 +292,14 @@ fn convert_in_pool(
     let to_write = new_blobs + waves.iter().map(|w| w.len() as u64).sum::<u64>();
     let run = map.begin_run(table.len() as u64, to_write)?;
     {
-        let mut segments =
-            journal::SegmentWriter::new(dest.pack_dir(), &mut map, run, &hooks, to_write);
+        let mut segments = journal::SegmentWriter::new(
+            dest.pack_dir(),
+            &mut map,
+            run,
+            &hooks,
+            to_write,
+            opts.depth,
+        );
         // Blobs first: every tree may name them, and a map row is committed
         // only after the rows of everything it references.
         outcome.blobs_copied_compressed = blob_pass::blob_pass(

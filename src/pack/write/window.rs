@@ -27,6 +27,9 @@ pub struct WindowObject {
 pub struct WindowOptions {
     pub window: usize,
     pub depth: u32,
+    /// Bytes of bodies the window may hold (git's `--window-memory`; their
+    /// indexes add about half as much again); the newest is always kept.
+    pub memory: usize,
     /// Width of the object names, for git's `trg_size / 2 - rawsz` limit.
     pub id_len: usize,
 }
@@ -53,13 +56,97 @@ pub fn pack_name_hash(name: &[u8]) -> u32 {
     hash
 }
 
-struct Slot {
+/// Objects smaller than this are neither deltified nor used as bases (git's
+/// `prepare_pack`: a delta of so few bytes saves nothing).
+pub const MIN_SIZE: usize = 50;
+
+/// One candidate base of the window: its body, indexed on first use.
+struct Slot<B: AsRef<[u8]>> {
     at: u32,
     depth: u32,
-    index: DeltaIndex<Vec<u8>>,
+    body: Option<B>,
+    index: Option<DeltaIndex<B>>,
+    len: usize,
 }
 
-/// Runs the search over `objects` (all of one type). `body(i)` returns the
+impl<B: AsRef<[u8]>> Slot<B> {
+    fn index(&mut self) -> &DeltaIndex<B> {
+        if self.index.is_none() {
+            let body = self
+                .body
+                .take()
+                .expect("a slot holds its body until indexed");
+            self.index = Some(DeltaIndex::new(body));
+        }
+        self.index.as_ref().expect("built above")
+    }
+}
+
+/// The sliding window of one search: the last `window` objects (and at
+/// most `memory` bytes of them), each indexed only
+/// when it is first tried as a base. The caller decides the order objects
+/// arrive in and which ones look for a base.
+pub struct Window<B: AsRef<[u8]>> {
+    opts: WindowOptions,
+    slots: VecDeque<Slot<B>>,
+    bytes: usize,
+}
+
+/// A delta found by [`Window::find`]: its base (the `at` the base was
+/// pushed with), the chain length it makes, the delta.
+pub type Found = (u32, u32, Vec<u8>);
+
+impl<B: AsRef<[u8]>> Window<B> {
+    pub fn new(opts: WindowOptions) -> Self {
+        Window {
+            opts,
+            slots: VecDeque::with_capacity(opts.window.min(4096) + 1),
+            bytes: 0,
+        }
+    }
+
+    /// The best delta of `target` against the window, newest candidates
+    /// first. `best` is a delta already known (e.g. against the source
+    /// pack's base): a candidate must beat it, which bounds every try.
+    pub fn find(&mut self, target: &[u8], best: Option<Found>) -> Option<Found> {
+        let mut best = best;
+        if self.opts.depth == 0 || target.len() < MIN_SIZE {
+            return best;
+        }
+        let opts = self.opts;
+        for slot in self.slots.iter_mut().rev() {
+            if let Some(delta) = try_delta(slot, target, best.as_ref(), opts) {
+                best = Some((slot.at, slot.depth + 1, delta));
+            }
+        }
+        best
+    }
+
+    /// Adds `body` (object `at`, whose chain is `depth` long) as the newest
+    /// candidate, dropping the oldest beyond the window's limits.
+    pub fn push(&mut self, at: u32, depth: u32, body: B) {
+        let len = body.as_ref().len();
+        if self.opts.window == 0 || len < MIN_SIZE {
+            return;
+        }
+        self.slots.push_back(Slot {
+            at,
+            depth,
+            body: Some(body),
+            index: None,
+            len,
+        });
+        self.bytes += len;
+        while self.slots.len() > self.opts.window
+            || (self.bytes > self.opts.memory && self.slots.len() > 1)
+        {
+            let old = self.slots.pop_front().expect("not empty");
+            self.bytes -= old.len;
+        }
+    }
+}
+
+/// Runs the search over `objects` (all of one type), in git's order. `body(i)` returns the
 /// bytes of object `i`; `sink(i, base, delta)` receives each delta chosen
 /// (in sorted order, so a base's own choice has always been reported
 /// before). Returns one [`Choice`] per object.
@@ -69,6 +156,27 @@ pub fn search<E>(
     mut body: impl FnMut(u32) -> Result<Vec<u8>, E>,
     mut sink: impl FnMut(u32, u32, Vec<u8>) -> Result<(), E>,
 ) -> Result<Vec<Choice>, E> {
+    let order = sorted(objects);
+    let mut choices = vec![Choice::default(); objects.len()];
+    let mut window = Window::new(opts);
+    for &at in &order {
+        let target = body(at)?;
+        if let Some((base, depth, delta)) = window.find(&target, None) {
+            choices[at as usize] = Choice {
+                base: Some(base),
+                depth,
+            };
+            sink(at, base, delta)?;
+        }
+        window.push(at, choices[at as usize].depth, target);
+    }
+    Ok(choices)
+}
+
+/// git's `type_size_sort` for objects of one type: by name hash, then by
+/// size, largest first (a delta that removes bytes is smaller than one
+/// that adds them), then by position for a total order.
+pub fn sorted(objects: &[WindowObject]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..objects.len() as u32).collect();
     order.sort_by(|&a, &b| {
         let (x, y) = (objects[a as usize], objects[b as usize]);
@@ -77,53 +185,21 @@ pub fn search<E>(
             .then(y.size.cmp(&x.size))
             .then(a.cmp(&b))
     });
-    let mut choices = vec![Choice::default(); objects.len()];
-    let mut window: VecDeque<Slot> = VecDeque::with_capacity(opts.window + 1);
-    for &at in &order {
-        let target = body(at)?;
-        let mut best: Option<(u32, u32, Vec<u8>)> = None; // (base, depth, delta)
-        if opts.depth > 0 {
-            // Most recent first: the nearest in sort order is the likeliest.
-            for slot in window.iter().rev() {
-                if let Some(delta) = try_delta(slot, &target, best.as_ref(), opts) {
-                    best = Some((slot.at, slot.depth + 1, delta));
-                }
-            }
-        }
-        if let Some((base, depth, delta)) = best {
-            choices[at as usize] = Choice {
-                base: Some(base),
-                depth,
-            };
-            sink(at, base, delta)?;
-        }
-        if opts.window == 0 {
-            continue;
-        }
-        if window.len() == opts.window {
-            window.pop_front();
-        }
-        window.push_back(Slot {
-            at,
-            depth: choices[at as usize].depth,
-            index: DeltaIndex::new(target),
-        });
-    }
-    Ok(choices)
+    order
 }
 
 /// git's `try_delta`: the size limits that make a delta worth keeping.
-fn try_delta(
-    slot: &Slot,
+fn try_delta<B: AsRef<[u8]>>(
+    slot: &mut Slot<B>,
     target: &[u8],
-    best: Option<&(u32, u32, Vec<u8>)>,
+    best: Option<&Found>,
     opts: WindowOptions,
 ) -> Option<Vec<u8>> {
     if slot.depth >= opts.depth {
         return None;
     }
     let trg_size = target.len() as u64;
-    let src_size = slot.index.base().len() as u64;
+    let src_size = slot.len as u64;
     let (max_size, ref_depth) = match best {
         None => ((trg_size / 2).saturating_sub(opts.id_len as u64), 1),
         // Must beat the delta we have; strictly smaller, as git.
@@ -138,7 +214,7 @@ fn try_delta(
     if sizediff >= max_size || trg_size < src_size / 32 {
         return None;
     }
-    slot.index
+    slot.index()
         .encode(target, usize::try_from(max_size).unwrap_or(usize::MAX))
 }
 
@@ -174,6 +250,7 @@ mod tests {
             WindowOptions {
                 window,
                 depth,
+                memory: usize::MAX,
                 id_len: 32,
             },
             |i| Ok(bodies[i as usize].clone()),

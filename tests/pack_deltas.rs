@@ -1,0 +1,169 @@
+//! The output pack's deltas (issue 5): a history whose source pack has delta
+//! chains far deeper than 50 is converted with the source pairing reused,
+//! with a smaller `--depth`, and with `--no-reuse-deltas`; each result must
+//! pass `git fsck --strict` and `git verify-pack -v`, hold deltas, keep
+//! chains within the depth asked, and name every object exactly as the
+//! default conversion does (SHA-256 names never depend on packing).
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use common::*;
+
+/// A repository whose pack git wrote with `--window=50 --depth=200`: one
+/// file edited in 120 commits (blob, tree and commit chains over 100 deep),
+/// other files in many versions, plus two commits written afterwards as
+/// loose objects (no source pairing).
+fn source() -> &'static Path {
+    static DONE: OnceLock<PathBuf> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let repo = scratch_dir("pack-deltas").join("src.git");
+        git(
+            Path::new("."),
+            &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
+        );
+        let mut stream = String::new();
+        let mut text = String::new();
+        for i in 0..120 {
+            writeln!(text, "line {i}: the quick brown fox {}", i * 7919 % 1000).unwrap();
+            let other = format!("{}\n", "other file content ".repeat(i % 7 + 20));
+            writeln!(stream, "commit refs/heads/main").unwrap();
+            writeln!(
+                stream,
+                "committer C <c@example.invalid> {} +0000",
+                1_700_000_000 + i
+            )
+            .unwrap();
+            // A long shared body makes commits worth deltifying.
+            let msg = format!(
+                "commit {i}\n\n{}\n",
+                "A long explanation of the change. ".repeat(20)
+            );
+            write!(stream, "data {}\n{msg}", msg.len()).unwrap();
+            for (path, body) in [
+                ("a.txt", text.as_str()),
+                ("dir/sub/b.txt", other.as_str()),
+                (&format!("dir/many/f{}.txt", i % 40), text.as_str()),
+            ] {
+                write!(
+                    stream,
+                    "M 100644 inline {path}\ndata {}\n{body}\n",
+                    body.len()
+                )
+                .unwrap();
+            }
+            stream.push('\n');
+        }
+        git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+        git(
+            &repo,
+            &["repack", "-q", "-adf", "--window=50", "--depth=200"],
+        );
+        // Loose objects: two more versions of a.txt in a commit each.
+        let mut parent = git(&repo, &["rev-parse", "refs/heads/main"]);
+        for extra in ["one more line\n", "and another\n"] {
+            text.push_str(extra);
+            let blob = git_with_input(&repo, &["hash-object", "-w", "--stdin"], text.as_bytes());
+            let blob = String::from_utf8(blob).unwrap().trim().to_owned();
+            let tree = git_with_input(
+                &repo,
+                &["mktree"],
+                format!("100644 blob {blob}\ta.txt\n").as_bytes(),
+            );
+            let tree = String::from_utf8(tree).unwrap().trim().to_owned();
+            parent = git(&repo, &["commit-tree", &tree, "-p", &parent, "-m", "loose"]);
+        }
+        git(&repo, &["update-ref", "refs/heads/main", &parent]);
+        repo
+    })
+}
+
+/// Converts the fixture with `extra` options into a fresh DEST.
+fn convert(label: &str, extra: &[&str]) -> PathBuf {
+    let dest = scratch_dir(label).join("dest.git");
+    let mut args = vec!["--quiet"];
+    args.extend(extra);
+    rehash_convert_ok(source(), &dest, &args);
+    dest
+}
+
+/// What `git verify-pack -v` says of every pack of a repository.
+#[derive(Debug, Default)]
+struct Packs {
+    /// Entries stored as deltas, by type.
+    deltas: BTreeMap<String, usize>,
+    longest_chain: usize,
+    bytes: u64,
+}
+
+fn verify_packs(git_dir: &Path) -> Packs {
+    let mut out = Packs::default();
+    for pack in pack_files(git_dir) {
+        out.bytes += std::fs::metadata(&pack).expect("pack").len();
+        let idx = pack.with_extension("idx");
+        let listing = git(
+            git_dir,
+            &["verify-pack", "-v", idx.to_str().expect("utf-8")],
+        );
+        for line in listing.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // "<id> <type> <size> <size-in-pack> <offset> [<depth> <base>]"
+            if f.len() == 7 && matches!(f[0].len(), 40 | 64) {
+                *out.deltas.entry(f[1].to_owned()).or_default() += 1;
+            }
+            if let Some(rest) = line.strip_prefix("chain length = ") {
+                let n: usize = rest.split(':').next().unwrap().trim().parse().unwrap();
+                out.longest_chain = out.longest_chain.max(n);
+            }
+        }
+    }
+    out
+}
+
+/// fsck --strict, git-rehash verify, and the same map as the default run.
+fn check(dest: &Path) {
+    git(dest, &["fsck", "--strict", "--no-dangling"]);
+    rehash_verify_ok(dest, source());
+    static DEFAULT: OnceLock<OracleMap> = OnceLock::new();
+    let default = DEFAULT.get_or_init(|| rehash_export_map(&convert("pack-deltas-default", &[])));
+    assert_eq!(&rehash_export_map(dest), default, "packing changed a name");
+}
+
+#[test]
+fn the_fixture_has_chains_deeper_than_50() {
+    let source = verify_packs(source());
+    assert!(source.longest_chain > 60, "{source:?}");
+}
+
+#[test]
+fn reused_pairing_is_cut_at_the_default_depth() {
+    let dest = convert("pack-deltas-reuse", &[]);
+    check(&dest);
+    let packs = verify_packs(&dest);
+    for kind in ["blob", "tree"] {
+        assert!(
+            packs.deltas.get(kind).copied().unwrap_or(0) > 20,
+            "{kind}: {packs:?}"
+        );
+    }
+    assert!(
+        packs.longest_chain <= 50 && packs.longest_chain > 10,
+        "{packs:?}"
+    );
+}
+
+#[test]
+fn depth_limit_is_obeyed_with_reuse() {
+    for depth in ["0", "3"] {
+        let dest = convert(&format!("pack-deltas-depth{depth}"), &["--depth", depth]);
+        check(&dest);
+        let packs = verify_packs(&dest);
+        let depth: usize = depth.parse().unwrap();
+        assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
+        assert_eq!(packs.deltas.is_empty(), depth == 0, "{packs:?}");
+    }
+}
