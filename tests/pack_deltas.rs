@@ -144,7 +144,9 @@ fn reused_pairing_is_cut_at_the_default_depth() {
     let dest = convert("pack-deltas-reuse", &[]);
     check(&dest);
     let packs = verify_packs(&dest);
-    for kind in ["blob", "tree"] {
+    // Commits too: git paired many of them with a newer commit, which is
+    // written after them, so the window search places those.
+    for kind in ["blob", "tree", "commit"] {
         assert!(
             packs.deltas.get(kind).copied().unwrap_or(0) > 20,
             "{kind}: {packs:?}"
@@ -166,4 +168,101 @@ fn depth_limit_is_obeyed_with_reuse() {
         assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
         assert_eq!(packs.deltas.is_empty(), depth == 0, "{packs:?}");
     }
+}
+
+#[test]
+fn window_search_without_reuse_finds_deltas_within_the_depth() {
+    for (depth, window) in [("50", "250"), ("3", "10")] {
+        let dest = convert(
+            &format!("pack-deltas-noreuse{depth}"),
+            &["--no-reuse-deltas", "--window", window, "--depth", depth],
+        );
+        check(&dest);
+        let packs = verify_packs(&dest);
+        for kind in ["blob", "tree", "commit"] {
+            assert!(
+                packs.deltas.get(kind).copied().unwrap_or(0) > 20,
+                "{kind}: {packs:?}"
+            );
+        }
+        let depth: usize = depth.parse().unwrap();
+        assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
+    }
+}
+
+#[test]
+fn without_a_window_only_the_source_pairing_makes_deltas() {
+    // --window 0: nothing is searched; the loose a.txt versions and the
+    // commits git paired with newer ones are whole.
+    let dest = convert("pack-deltas-window0", &["--window", "0"]);
+    check(&dest);
+    let plain = verify_packs(&dest);
+    let searched = verify_packs(&convert("pack-deltas-window10", &["--window", "10"]));
+    let count = |p: &Packs, kind: &str| p.deltas.get(kind).copied().unwrap_or(0);
+    assert!(
+        count(&searched, "blob") > count(&plain, "blob"),
+        "{plain:?} {searched:?}"
+    );
+    assert!(
+        count(&searched, "commit") > count(&plain, "commit"),
+        "{plain:?} {searched:?}"
+    );
+    // Nothing at all with --no-reuse-deltas and no window.
+    let none = verify_packs(&convert(
+        "pack-deltas-nothing",
+        &["--window", "0", "--no-reuse-deltas"],
+    ));
+    assert!(none.deltas.is_empty(), "{none:?}");
+}
+
+#[test]
+fn small_segments_keep_chains_valid() {
+    // Many packs of 37 objects: deltas whose base fell into an earlier
+    // pack are stored whole, every pack stands alone.
+    let dest = scratch_dir("pack-deltas-segments").join("dest.git");
+    let out = rehash_command()
+        .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", "37")
+        .args(["convert", "--quiet", "--no-reuse-deltas", "--depth", "5"])
+        .arg(source())
+        .arg(&dest)
+        .output()
+        .expect("run git-rehash");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    check(&dest);
+    let packs = verify_packs(&dest);
+    assert!(pack_files(&dest).len() > 5);
+    assert!(
+        packs.longest_chain <= 5 && !packs.deltas.is_empty(),
+        "{packs:?}"
+    );
+}
+
+#[test]
+fn the_pack_does_not_depend_on_the_thread_count() {
+    let packs = |jobs: &str| {
+        let dest = scratch_dir(&format!("pack-deltas-j{jobs}")).join("dest.git");
+        let out = rehash_command()
+            .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", "100000")
+            .args(["convert", "--quiet", "--no-reuse-deltas", "--jobs", jobs])
+            .arg(source())
+            .arg(&dest)
+            .output()
+            .expect("run git-rehash");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // A pack's name is its checksum.
+        let names: Vec<_> = pack_files(&dest)
+            .iter()
+            .map(|p| p.file_name().expect("name").to_owned())
+            .collect();
+        names
+    };
+    assert_eq!(packs("1"), packs("3"));
 }

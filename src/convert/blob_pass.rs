@@ -9,12 +9,19 @@
 //! bases first); otherwise, and for loose blobs, it is inflated and
 //! deflated again. Blobs an earlier run converted (they have map rows) are
 //! skipped.
+//!
+//! Loose blobs (no source pairing), or every blob with `--no-reuse-deltas`,
+//! come after the packed ones in git's delta-search order and go through the
+//! window search (`delta_search.rs`) in pieces.
+
+use std::borrow::Cow;
 
 use rayon::prelude::*;
 
 use super::ConvertError;
 use super::chunking::chunks_within;
 use super::deflate::deflate;
+use super::delta_search::{DeltaOptions, PIECE, git_order};
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
@@ -24,6 +31,7 @@ use super::table::{Location, ObjectTable};
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::EntryKind;
+use crate::pack::write::Window;
 
 /// A parallel chunk ends at this many blobs, or once its blobs take this
 /// much room in the source (about what its re-deflated blobs hold in
@@ -35,10 +43,11 @@ const CHUNK_BYTES: u64 = 64 << 20;
 enum Payload<'a> {
     /// The source entry's zlib stream, copied as is.
     Copied(&'a [u8]),
-    /// The source entry's compressed delta against the blob `base` (SHA-1).
+    /// A compressed delta against the blob `base` (SHA-1): the source
+    /// entry's, or one the window search made.
     Delta {
         base: ObjectId,
-        zlib: &'a [u8],
+        zlib: Cow<'a, [u8]>,
     },
     Deflated(Vec<u8>),
 }
@@ -47,19 +56,26 @@ pub fn blob_pass(
     inventory: &Inventory,
     table: &ObjectTable,
     level: u32,
+    deltas: DeltaOptions,
     pack: &mut SegmentWriter<'_>,
     progress: &dyn Progress,
 ) -> Result<u64, ConvertError> {
-    // Source order: sequential reads of each pack, and bases before deltas.
-    let mut blobs: Vec<u32> = table
+    let is_searched = |i: u32| {
+        deltas.searching() && (!deltas.reuse || matches!(table.location(i), Location::Loose))
+    };
+    // Source order for the rest: sequential reads of each pack, and bases
+    // before deltas; then the blobs the window search places, in its order.
+    let (mut blobs, mut searched): (Vec<u32>, Vec<u32>) = table
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
-        .collect();
+        .partition(|&i| !is_searched(i));
     let order = |i: &u32| match table.location(*i) {
         Location::Packed { pack, offset } => (pack, offset),
         Location::Loose => (u32::MAX, u64::from(*i)),
     };
     blobs.sort_by_key(order);
+    searched.sort_by_key(|&i| git_order(table, i));
+    blobs.extend(searched);
     progress.start("writing blobs", Some(blobs.len() as u64));
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let mut copied = 0u64;
@@ -73,10 +89,19 @@ pub fn blob_pass(
     };
     let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
     let prepare = |chunk: &[u32]| -> Result<Vec<Prepared<'_>>, ConvertError> {
-        chunk
+        // The searched blobs are the chunk's tail, cut into pieces.
+        let split = chunk.partition_point(|&i| !is_searched(i));
+        let (plain, searched) = chunk.split_at(split);
+        let mut prepared: Vec<Prepared<'_>> = plain
             .par_iter()
-            .map(|&at| payload(inventory, table, &layouts, at, level))
-            .collect()
+            .map(|&at| payload(inventory, table, &layouts, at, level, deltas.reuse))
+            .collect::<Result<_, _>>()?;
+        let pieces: Vec<Vec<Prepared<'_>>> = searched
+            .par_chunks(PIECE)
+            .map(|piece| search_piece(inventory, table, &layouts, piece, level, deltas))
+            .collect::<Result<_, _>>()?;
+        prepared.extend(pieces.into_iter().flatten());
+        Ok(prepared)
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1's CRC checks and re-deflates run on
@@ -111,6 +136,13 @@ fn append(
 ) -> Result<u64, ConvertError> {
     let mut copied = 0;
     for (at, size, payload) in payloads {
+        let window_made = matches!(
+            &payload,
+            Payload::Delta {
+                zlib: Cow::Owned(_),
+                ..
+            }
+        );
         let id = table.sha256(at).expect("blobs are named during the scan");
         let sha1 = table.sha1(at);
         match payload {
@@ -122,8 +154,8 @@ fn append(
                 let base = table
                     .map_sha1(&base)
                     .expect("a delta base in the source is a blob, named during the scan");
-                if pack.add_delta_compressed(sha1, id, ObjectKind::Blob, &base, size, zlib)? {
-                    copied += 1;
+                if pack.add_delta_compressed(sha1, id, ObjectKind::Blob, &base, size, &zlib)? {
+                    copied += u64::from(!window_made);
                 } else {
                     // The base went into an earlier segment: store it whole.
                     let mut body = Vec::new();
@@ -140,12 +172,48 @@ fn append(
     Ok(copied)
 }
 
+/// Searches one piece of blobs in order: each is read, diffed against the
+/// window of the blobs before it, and stored as the best delta found, or
+/// whole.
+fn search_piece<'a>(
+    inventory: &'a Inventory,
+    table: &ObjectTable,
+    layouts: &[PackLayout],
+    piece: &[u32],
+    level: u32,
+    deltas: DeltaOptions,
+) -> Result<Vec<Prepared<'a>>, ConvertError> {
+    let mut window = Window::new(deltas.window_options());
+    let mut out = Vec::with_capacity(piece.len());
+    for &at in piece {
+        let mut body = Vec::new();
+        read_cache::read(inventory, table, at, &mut body)?;
+        match window.find(&body, None) {
+            Some((base, depth, delta)) => {
+                let zlib = Cow::Owned(deflate(&delta, level));
+                let base = table.sha1(base);
+                out.push((at, delta.len() as u64, Payload::Delta { base, zlib }));
+                window.push(at, depth, body);
+            }
+            None => {
+                out.push(payload(inventory, table, layouts, at, level, false)?);
+                window.push(at, 0, body);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// How blob `at` is stored without a window search: its source bytes
+/// copied when the source stores it whole (or, with `reuse`, as a delta),
+/// else deflated anew.
 fn payload<'a>(
     inventory: &'a Inventory,
     table: &ObjectTable,
     layouts: &[PackLayout],
     at: u32,
     level: u32,
+    reuse: bool,
 ) -> Result<Prepared<'a>, ConvertError> {
     if let Location::Packed {
         pack: pack_no,
@@ -155,7 +223,7 @@ fn payload<'a>(
         let pack = &inventory.packs[pack_no as usize];
         let layout = &layouts[pack_no as usize];
         let entry = pack.data.entry_at(offset)?;
-        let base = layout.delta_base(pack, &entry.kind);
+        let base = layout.delta_base(pack, &entry.kind).filter(|_| reuse);
         let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
         if copyable {
             let whole = pack.data.raw(offset..layout.entry_end(offset))?;
@@ -171,7 +239,10 @@ fn payload<'a>(
             }
             let zlib = &whole[(entry.data_offset - offset) as usize..];
             let payload = match base {
-                Some(base) => Payload::Delta { base, zlib },
+                Some(base) => Payload::Delta {
+                    base,
+                    zlib: Cow::Borrowed(zlib),
+                },
                 None => Payload::Copied(zlib),
             };
             return Ok((at, entry.size, payload));

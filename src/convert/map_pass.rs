@@ -9,12 +9,15 @@
 //! Deltas: an object the source pack stores as a delta against another
 //! object of an earlier chunk is stored as a delta against that object's
 //! translated form, made anew (ids grow from 20 to 32 bytes, so the source
-//! delta cannot be reused). A tree's delta comes from lining up the entries
-//! of the two SHA-1 trees (`tree_delta`: the base is read, usually from the
-//! cache, but neither translated nor indexed); a commit's or tag's from
-//! diffing the translated base, read and translated again. Either is much
-//! cheaper than deflating the whole object. The delta is used when the base
-//! sits in the same output segment, else the object is stored whole.
+//! delta cannot be reused). The base is read and translated again, which is
+//! much cheaper than deflating the whole object; the delta is used when the
+//! base sits in the same output segment, else the object is stored whole.
+//!
+//! Objects that pairing does not serve (loose ones, deltas whose source base
+//! is not written before them), or all of them with `--no-reuse-deltas`, go
+//! through the window search over fixed pieces of each chunk
+//! (`delta_search.rs`); with `--no-reuse-deltas` each wave is first put in
+//! git's search order (by type, name hash, size).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -23,6 +26,7 @@ use rayon::prelude::*;
 use super::ConvertError;
 use super::chunking::chunks_within;
 use super::deflate::deflate;
+use super::delta_search::{DeltaOptions, PIECE, git_order};
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
@@ -31,7 +35,7 @@ use super::read_cache;
 use super::table::{Location, ObjectTable};
 use crate::hash::{HashKind, ObjectId, sha256_object_id};
 use crate::object::ObjectKind;
-use crate::pack::write::{encode_delta, tree_delta};
+use crate::pack::write::{Window, encode_delta};
 use crate::translate::{TranslateOptions, translate_object};
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
@@ -75,12 +79,14 @@ enum Stored {
     },
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn map_pass(
     inventory: &Inventory,
     table: &mut ObjectTable,
     waves: &[Vec<u32>],
     opts: TranslateOptions,
     level: u32,
+    deltas: DeltaOptions,
     pack: &mut SegmentWriter<'_>,
     progress: &dyn Progress,
 ) -> Result<MapOutcome, ConvertError> {
@@ -88,9 +94,10 @@ pub fn map_pass(
     progress.start("translating trees, commits, tags", Some(total as u64));
     let mut outcome = MapOutcome::default();
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
-    let chunks = chunks_of(waves, |at| u64::from(table.size(at)));
+    let waves = search_order(table, waves, deltas);
+    let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
     let prepare = |table: &mut ObjectTable, chunk: &Chunk<'_>| {
-        prepare_chunk(inventory, table, &layouts, chunk, opts, level)
+        prepare_chunk(inventory, table, &layouts, chunk, opts, level, deltas)
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1 is read, translated, named and
@@ -111,6 +118,30 @@ pub fn map_pass(
     }
     progress.finish();
     Ok(outcome)
+}
+
+/// Each wave in the order its objects are written: with `--no-reuse-deltas`
+/// git's search order (type, name hash, size); else the source order (reused
+/// bases first) with the loose objects, which come last, in search order.
+fn search_order(table: &ObjectTable, waves: &[Vec<u32>], deltas: DeltaOptions) -> Vec<Vec<u32>> {
+    let kind = |i: u32| table.kind(i).map_or(0, |k| k as u8);
+    waves
+        .iter()
+        .map(|wave| {
+            let mut wave = wave.clone();
+            if !deltas.searching() {
+                return wave;
+            }
+            if deltas.reuse {
+                let loose =
+                    wave.partition_point(|&i| !matches!(table.location(i), Location::Loose));
+                wave[loose..].sort_by_key(|&i| (kind(i), git_order(table, i)));
+            } else {
+                wave.sort_by_key(|&i| (kind(i), git_order(table, i)));
+            }
+            wave
+        })
+        .collect()
 }
 
 /// Waves smaller than this are merged with their neighbours into one
@@ -175,6 +206,7 @@ fn prepare_chunk(
     chunk: &Chunk<'_>,
     opts: TranslateOptions,
     level: u32,
+    deltas: DeltaOptions,
 ) -> Result<Vec<Translated>, ConvertError> {
     // Name the whole chunk first, so that an object can be a delta
     // against an earlier object of the same chunk.
@@ -202,7 +234,7 @@ fn prepare_chunk(
             let mut named_in_order = Vec::with_capacity(objects.len());
             for (&at, (kind, body)) in objects.iter().zip(sources) {
                 let (out, notes) = translated(table, at, kind, &body, opts)?;
-                let n = named(at, kind, body, out, notes);
+                let n = named(at, kind, out, notes);
                 table.set_sha256(at, n.sha256);
                 named_in_order.push(n);
             }
@@ -218,19 +250,56 @@ fn prepare_chunk(
         position: &position,
         opts,
         level,
+        deltas,
     };
-    let mut stored: Vec<Translated> = (0..named.len())
-        .into_par_iter()
-        .map(|k| ctx.store(k))
-        .collect::<Result<_, _>>()?;
-    // A delta keeps its whole body in case its base lands in an earlier
-    // segment; moved here rather than copied in `store`.
-    for (t, n) in stored.iter_mut().zip(named) {
-        if let Stored::Delta { body, .. } = &mut t.stored {
-            *body = n.body;
-        }
+    let plans: Vec<Plan> = if deltas.reuse {
+        (0..named.len())
+            .into_par_iter()
+            .map(|k| ctx.reused(k))
+            .collect::<Result<_, _>>()?
+    } else {
+        (0..named.len()).map(|_| Plan::Search).collect()
+    };
+    let mut pieces: Vec<(usize, Vec<Plan>)> = Vec::new();
+    let mut plans = plans.into_iter();
+    for start in (0..named.len()).step_by(PIECE) {
+        pieces.push((start, plans.by_ref().take(PIECE).collect()));
     }
-    Ok(stored)
+    let stored: Vec<Vec<Stored>> = pieces
+        .into_par_iter()
+        .map(|(start, plans)| ctx.search_piece(start, plans))
+        .collect();
+    Ok(stored
+        .into_iter()
+        .flatten()
+        .zip(&named)
+        .map(|(stored, n)| Translated {
+            sha1: table.sha1(n.at),
+            kind: n.kind,
+            sha256: n.sha256,
+            stored,
+            unknown_headers: n.unknown_headers.clone(),
+        })
+        .collect())
+}
+
+/// How one object of a chunk is stored, before the window search.
+enum Plan {
+    /// Decided: `base` is the position of its delta base in the chunk.
+    Done { stored: Stored, base: Option<usize> },
+    /// For the window search.
+    Search,
+}
+
+/// What the source pack's pairing offers one object.
+enum SourcePairing {
+    /// A delta against the translated source base (`base`: its position in
+    /// the chunk, if it is there).
+    Delta(ObjectId, Vec<u8>, Option<usize>),
+    /// Whole in the source, or its delta would not pay: whole.
+    Whole,
+    /// Loose, or the source base is not written before it.
+    Unserved,
 }
 
 /// Appends a prepared chunk in order. A delta whose base went into an
@@ -273,8 +342,6 @@ struct Named {
     at: u32,
     kind: ObjectKind,
     sha256: [u8; 32],
-    /// The SHA-1 form, kept for trees only (their deltas are found from it).
-    source: Vec<u8>,
     body: Vec<u8>,
     unknown_headers: Vec<String>,
 }
@@ -285,22 +352,16 @@ fn name_one(
     at: u32,
     opts: TranslateOptions,
 ) -> Result<Named, ConvertError> {
-    let mut source = Vec::new();
-    let kind = read_cache::read(inventory, table, at, &mut source)?;
-    let (body, notes) = translated(table, at, kind, &source, opts)?;
-    Ok(named(at, kind, source, body, notes))
+    let (kind, body, notes) = read_translated(inventory, table, at, opts)?;
+    Ok(named(at, kind, body, notes))
 }
 
 fn named(
     at: u32,
     kind: ObjectKind,
-    mut source: Vec<u8>,
     body: Vec<u8>,
     notes: crate::translate::TranslateNotes,
 ) -> Named {
-    if kind != ObjectKind::Tree {
-        source = Vec::new();
-    }
     let ObjectId::Sha256(sha256) = sha256_object_id(kind, &body) else {
         unreachable!("sha256_object_id returns SHA-256 ids")
     };
@@ -308,7 +369,6 @@ fn named(
         at,
         kind,
         sha256,
-        source,
         body,
         unknown_headers: notes.unknown_headers,
     }
@@ -324,102 +384,136 @@ struct ChunkContext<'a> {
     position: &'a HashMap<u32, usize>,
     opts: TranslateOptions,
     level: u32,
+    deltas: DeltaOptions,
 }
 
 impl ChunkContext<'_> {
-    /// Decides how the `k`-th object of the chunk is stored, and compresses it.
-    fn store(&self, k: usize) -> Result<Translated, ConvertError> {
-        let named = &self.chunk[k];
-        let out = &named.body;
-        let stored = match self.delta_against_source_base(k)? {
-            Some((base, delta)) => Stored::Delta {
-                base,
-                delta_size: delta.len() as u64,
-                zlib: deflate(&delta, self.level),
-                body: Vec::new(), // moved in by prepare_chunk
+    /// The `k`-th object stored whole.
+    fn whole(&self, k: usize) -> Stored {
+        let out = &self.chunk[k].body;
+        Stored::Whole {
+            size: out.len() as u64,
+            zlib: deflate(out, self.level),
+        }
+    }
+
+    fn delta(&self, k: usize, base: ObjectId, delta: &[u8]) -> Stored {
+        Stored::Delta {
+            base,
+            delta_size: delta.len() as u64,
+            zlib: deflate(delta, self.level),
+            body: self.chunk[k].body.clone(),
+        }
+    }
+
+    /// The `k`-th object as the source pairing stores it, or for the window.
+    fn reused(&self, k: usize) -> Result<Plan, ConvertError> {
+        Ok(match self.delta_against_source_base(k)? {
+            SourcePairing::Delta(base, delta, at) => Plan::Done {
+                stored: self.delta(k, base, &delta),
+                base: at,
             },
-            None => Stored::Whole {
-                size: out.len() as u64,
-                zlib: deflate(out, self.level),
+            SourcePairing::Unserved if self.deltas.searching() => Plan::Search,
+            SourcePairing::Whole | SourcePairing::Unserved => Plan::Done {
+                stored: self.whole(k),
+                base: None,
             },
-        };
-        Ok(Translated {
-            sha1: self.table.sha1(named.at),
-            kind: named.kind,
-            sha256: named.sha256,
-            stored,
-            unknown_headers: named.unknown_headers.clone(),
         })
     }
 
-    /// A delta of the `k`-th object of the chunk against the translated form
-    /// of the object the source pack made it a delta of, when that object is
-    /// already written (an earlier chunk, or earlier in this chunk, which is
-    /// in source order) and the delta is worth it.
-    fn delta_against_source_base(
-        &self,
-        k: usize,
-    ) -> Result<Option<(ObjectId, Vec<u8>)>, ConvertError> {
+    /// Runs the window search over the piece of the chunk starting at
+    /// `start`, in order, one window per object type: every object is a
+    /// candidate base for the later ones, the planned `Search` ones look
+    /// for a base.
+    fn search_piece(&self, start: usize, plans: Vec<Plan>) -> Vec<Stored> {
+        if !plans.iter().any(|p| matches!(p, Plan::Search)) {
+            return plans
+                .into_iter()
+                .map(|p| match p {
+                    Plan::Done { stored, .. } => stored,
+                    Plan::Search => unreachable!("checked above"),
+                })
+                .collect();
+        }
+        let mut windows: Vec<(ObjectKind, Window<&[u8]>)> = Vec::new();
+        // Chain length so far (an estimate for reused deltas whose base is
+        // in an earlier chunk; the segment writer enforces the limit).
+        let mut depth = vec![0u32; plans.len()];
+        let mut out = Vec::with_capacity(plans.len());
+        for (i, plan) in plans.into_iter().enumerate() {
+            let k = start + i;
+            let named = &self.chunk[k];
+            let w = match windows.iter().position(|(kind, _)| *kind == named.kind) {
+                Some(w) => w,
+                None => {
+                    windows.push((named.kind, Window::new(self.deltas.window_options())));
+                    windows.len() - 1
+                }
+            };
+            let window = &mut windows[w].1;
+            let stored = match plan {
+                Plan::Done { stored, base } => {
+                    depth[i] = match (&stored, base) {
+                        (Stored::Whole { .. }, _) => 0,
+                        (Stored::Delta { .. }, Some(j)) if j >= start => depth[j - start] + 1,
+                        (Stored::Delta { .. }, _) => 1,
+                    };
+                    stored
+                }
+                Plan::Search => match window.find(&named.body, None) {
+                    Some((j, d, delta)) => {
+                        depth[i] = d;
+                        let base = ObjectId::Sha256(self.chunk[j as usize].sha256);
+                        self.delta(k, base, &delta)
+                    }
+                    None => self.whole(k),
+                },
+            };
+            window.push(k as u32, depth[i], named.body.as_slice());
+            out.push(stored);
+        }
+        out
+    }
+
+    /// What the source pairing offers the `k`-th object of the chunk: a
+    /// delta against the translated form of the object the source pack made
+    /// it a delta of, when that object is already written (an earlier
+    /// chunk, or earlier in this chunk) and the delta is worth it.
+    fn delta_against_source_base(&self, k: usize) -> Result<SourcePairing, ConvertError> {
         let (inventory, table) = (self.inventory, self.table);
         let target = &self.chunk[k].body;
         let Location::Packed { pack, offset } = table.location(self.chunk[k].at) else {
-            return Ok(None);
+            return Ok(SourcePairing::Unserved);
         };
         let source = &inventory.packs[pack as usize];
         let entry = source.data.entry_at(offset)?;
         let Some(base_sha1) = self.layouts[pack as usize].delta_base(source, &entry.kind) else {
-            return Ok(None);
+            return Ok(SourcePairing::Whole);
         };
         let Some(base_at) = table.find_id(&base_sha1) else {
-            return Ok(None);
+            return Ok(SourcePairing::Unserved);
         };
+        if table.kind(base_at) != Some(self.chunk[k].kind) {
+            return Ok(SourcePairing::Unserved);
+        }
         let Some(base_sha256) = table.sha256(base_at) else {
             // Not named yet (a later wave): no base to point at.
-            return Ok(None);
+            return Ok(SourcePairing::Unserved);
         };
         // As pack-objects: a delta must save at least half of the object.
         let max_size = target.len() / 2;
-        if self.chunk[k].kind == ObjectKind::Tree && table.kind(base_at) == Some(ObjectKind::Tree) {
-            return self
-                .tree_delta(k, base_at, max_size)
-                .map(|delta| delta.map(|delta| (base_sha256, delta)));
-        }
-        let delta = match self.position.get(&base_at) {
-            Some(&j) if j < k => encode_delta(&self.chunk[j].body, target, max_size),
+        let (delta, at) = match self.position.get(&base_at) {
+            Some(&j) if j < k => (encode_delta(&self.chunk[j].body, target, max_size), Some(j)),
             // Later in this chunk: written after us, so it cannot be our base.
-            Some(_) => None,
+            Some(_) => return Ok(SourcePairing::Unserved),
             None => {
                 let (_, base_out, _) = read_translated(inventory, table, base_at, self.opts)?;
-                encode_delta(&base_out, target, max_size)
+                (encode_delta(&base_out, target, max_size), None)
             }
         };
-        Ok(delta.map(|delta| (base_sha256, delta)))
-    }
-}
-
-impl ChunkContext<'_> {
-    /// A tree's delta against the translated form of tree `base_at`,
-    /// found from the two SHA-1 forms (`tree_delta`): the base is read
-    /// (usually from the cache, the target having just been rebuilt on
-    /// it) but neither translated nor indexed.
-    fn tree_delta(
-        &self,
-        k: usize,
-        base_at: u32,
-        max_size: usize,
-    ) -> Result<Option<Vec<u8>>, ConvertError> {
-        let target = &self.chunk[k];
-        let (from, to) = (HashKind::Sha1.raw_len(), HashKind::Sha256.raw_len());
-        let delta =
-            |base: &[u8]| tree_delta(base, &target.source, &target.body, from, to, max_size);
-        Ok(match self.position.get(&base_at) {
-            Some(&j) if j < k => delta(&self.chunk[j].source),
-            Some(_) => None,
-            None => {
-                let mut base = Vec::new();
-                read_cache::read(self.inventory, self.table, base_at, &mut base)?;
-                delta(&base)
-            }
+        Ok(match delta {
+            Some(delta) => SourcePairing::Delta(base_sha256, delta, at),
+            None => SourcePairing::Whole,
         })
     }
 }

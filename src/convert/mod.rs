@@ -16,6 +16,7 @@ mod chunking;
 mod collision_tests;
 mod compat_map;
 mod deflate;
+mod delta_search;
 mod dest;
 mod error;
 mod external_map;
@@ -302,10 +303,16 @@ fn convert_in_pool(
         );
         // Blobs first: every tree may name them, and a map row is committed
         // only after the rows of everything it references.
+        let deltas = delta_search::DeltaOptions {
+            window: opts.window,
+            depth: opts.depth,
+            reuse: opts.reuse_deltas,
+        };
         outcome.blobs_copied_compressed = blob_pass::blob_pass(
             &inventory,
             &table,
             opts.compression,
+            deltas,
             &mut segments,
             progress,
         )?;
@@ -315,6 +322,7 @@ fn convert_in_pool(
             &waves,
             topts,
             opts.compression,
+            deltas,
             &mut segments,
             progress,
         )?;

@@ -25,6 +25,7 @@ use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
 use crate::loose;
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
 use crate::pack::BatchLimits;
+use crate::pack::write::pack_name_hash;
 use crate::translate::{TranslateOptions, translate_commit};
 
 /// A reference to an object the source does not have.
@@ -432,7 +433,11 @@ fn record(
             let role = ReferenceRole::TreeEntry { gitlink };
             // Regular-file and symlink modes name blobs: no ordering edge needed.
             let name = entry.name;
-            if is_blob_mode(entry.mode) && table.find_id(&entry.id).is_some() {
+            let found = table.find_id(&entry.id);
+            if let Some(i) = found {
+                table.note_name_hash(i, pack_name_hash(name));
+            }
+            if is_blob_mode(entry.mode) && found.is_some() {
                 continue;
             }
             note(entry.id, role, Some(name));

@@ -6,6 +6,8 @@
 //! the SHA-1 (uniformly distributed) and then a short binary search, instead
 //! of SQLite (~6 us a lookup). Memory is ~64 bytes per object.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
@@ -37,6 +39,10 @@ pub struct ObjectTable {
     /// Inflated size (saturated at 4 GiB) of the objects this run decodes,
     /// for budgeting the memory of the passes that hold them.
     size: Vec<u32>,
+    /// git's `pack_name_hash` of a name some tree gives the object (the
+    /// smallest, so that it does not depend on the scan's order), for the
+    /// delta search's sort; `u32::MAX` when no scanned tree names it.
+    name_hash: Vec<AtomicU32>,
     /// Converted by an earlier run: the map has its row, a finished pack
     /// of DEST stores it. Such objects are neither read nor written again.
     mapped: Vec<bool>,
@@ -67,6 +73,7 @@ impl ObjectTable {
         ObjectTable {
             kind: vec![None; n],
             size: vec![0; n],
+            name_hash: (0..n).map(|_| AtomicU32::new(u32::MAX)).collect(),
             sha256: vec![None; n],
             mapped: vec![false; n],
             sha1,
@@ -140,6 +147,22 @@ impl ObjectTable {
 
     pub fn set_size(&mut self, i: u32, size: u32) {
         self.size[i as usize] = size;
+    }
+
+    /// Notes that a tree names object `i` `hash` (git's `pack_name_hash`).
+    pub fn note_name_hash(&self, i: u32, hash: u32) {
+        let slot = &self.name_hash[i as usize];
+        if slot.load(Ordering::Relaxed) > hash {
+            slot.fetch_min(hash, Ordering::Relaxed);
+        }
+    }
+
+    /// The name hash the delta search sorts object `i` by (0: unknown).
+    pub fn name_hash(&self, i: u32) -> u32 {
+        match self.name_hash[i as usize].load(Ordering::Relaxed) {
+            u32::MAX => 0,
+            h => h,
+        }
     }
 
     pub fn sha256(&self, i: u32) -> Option<ObjectId> {

@@ -35,7 +35,10 @@ pub use idx_writer::{IndexEntry, write_idx_v2};
 pub use pack_writer::{PackOutcome, PackWriter};
 pub use rev_writer::write_rev;
 pub use tree_delta::tree_delta;
-pub use window::{Choice, WindowObject, WindowOptions, pack_name_hash, search as window_search};
+pub use window::{
+    Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, Window, WindowObject, WindowOptions,
+    pack_name_hash, search as window_search,
+};
 
 /// Why a pack, index or reverse index could not be written.
 #[derive(Debug, thiserror::Error)]

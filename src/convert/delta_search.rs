@@ -1,0 +1,68 @@
+//! How the output pack's deltas are chosen (issue 5), shared by the blob
+//! and map passes.
+//!
+//! * Default (`reuse`): an object the source pack stores as a delta is
+//!   stored as a delta of the same base (blobs: the compressed delta copied;
+//!   trees, commits, tags: a fresh delta of the translated objects). The
+//!   objects this pairing does not serve go through the window search: loose
+//!   objects, and deltas whose source base is not written before them (a
+//!   commit whose base is a newer commit, a base later in the same chunk).
+//!   Objects the source stores whole stay whole.
+//! * `--no-reuse-deltas`: the window search chooses every base.
+//! * Either way no chain is longer than `--depth`: the segment writer
+//!   refuses a delta whose base's chain is full (or whose base went into an
+//!   earlier segment), and the object is then stored whole. Cutting a chain
+//!   there (rather than re-basing the object on its base's base, which would
+//!   hit the same limit one object later) is what git's
+//!   `break_delta_chains` does too.
+//!
+//! The window search (`pack::write::Window`, pack-objects' `find_deltas`)
+//! runs over fixed "pieces" of a pass's order: each piece is searched by one
+//! thread, in order, with an empty window at its start, so the result does
+//! not depend on the thread count; pieces run in parallel. The order is
+//! git's (`type_size_sort`: name hash, then size, largest first) wherever a
+//! pass is free to choose it: every blob with `--no-reuse-deltas`, loose
+//! objects, and within each wave of trees with `--no-reuse-deltas`. A base
+//! is always earlier in the pass's order, so it is written first (OFS_DELTA)
+//! and no cycle can form with reused pairings, which also point backwards.
+
+use std::cmp::Reverse;
+
+use super::table::ObjectTable;
+use crate::pack::write::WindowOptions;
+
+/// Objects per window piece (searched in order by one thread).
+pub const PIECE: usize = 512;
+
+/// Bytes of bodies one window may hold (git's `--window-memory`).
+const WINDOW_MEMORY: usize = 128 << 20;
+
+/// The delta options of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct DeltaOptions {
+    pub window: usize,
+    pub depth: u32,
+    pub reuse: bool,
+}
+
+impl DeltaOptions {
+    pub fn window_options(self) -> WindowOptions {
+        WindowOptions {
+            window: self.window,
+            depth: self.depth,
+            memory: WINDOW_MEMORY,
+            id_len: 32,
+        }
+    }
+
+    /// Whether a window search runs at all.
+    pub fn searching(self) -> bool {
+        self.window > 0 && self.depth > 0
+    }
+}
+
+/// git's `type_size_sort` key (within one type): name hash, then size,
+/// both descending, then the table index for a total order.
+pub fn git_order(table: &ObjectTable, i: u32) -> (Reverse<u32>, Reverse<u32>, u32) {
+    (Reverse(table.name_hash(i)), Reverse(table.size(i)), i)
+}
