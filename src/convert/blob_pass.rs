@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use super::ConvertError;
 use super::chunking::chunks_within;
 use super::deflate::deflate;
-use super::delta_search::{DeltaOptions, PIECE, git_order};
+use super::delta_search::{DeltaOptions, git_order, pieces};
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
@@ -88,7 +88,10 @@ pub fn blob_pass(
         .map_or(0, |m| m.len()),
     };
     let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
-    let prepare = |chunk: &[u32]| -> Result<Vec<Prepared<'_>>, ConvertError> {
+    let key = |i: u32| table.name_hash(i);
+    // Prepares a chunk; the window of its last piece (`carry`) continues
+    // into the first piece of the next chunk.
+    let prepare = |chunk: &[u32], carry: Option<BlobWindow>| -> Result<Ready<'_>, ConvertError> {
         // The searched blobs are the chunk's tail, cut into pieces.
         let split = chunk.partition_point(|&i| !is_searched(i));
         let (plain, searched) = chunk.split_at(split);
@@ -96,22 +99,35 @@ pub fn blob_pass(
             .par_iter()
             .map(|&at| payload(inventory, table, &layouts, at, level, deltas.reuse))
             .collect::<Result<_, _>>()?;
-        let pieces: Vec<Vec<Prepared<'_>>> = searched
-            .par_chunks(PIECE)
-            .map(|piece| search_piece(inventory, table, &layouts, piece, level, deltas))
+        let ranges = pieces(searched.len(), |k| key(searched[k]));
+        let mut carry = carry;
+        let mut windows: Vec<Option<BlobWindow>> = (0..ranges.len()).map(|_| None).collect();
+        if let Some(first) = windows.first_mut() {
+            *first = carry.take();
+        }
+        let done: Vec<(Vec<Prepared<'_>>, BlobWindow)> = ranges
+            .into_par_iter()
+            .zip(windows)
+            .map(|(range, window)| {
+                let piece = &searched[range];
+                search_piece(inventory, table, &layouts, piece, level, deltas, window)
+            })
             .collect::<Result<_, _>>()?;
-        prepared.extend(pieces.into_iter().flatten());
-        Ok(prepared)
+        for (payloads, window) in done {
+            prepared.extend(payloads);
+            carry = Some(window);
+        }
+        Ok((prepared, carry))
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1's CRC checks and re-deflates run on
     // the other threads.
-    let mut ready = chunks.first().map(|c| prepare(c)).transpose()?;
+    let mut ready = chunks.first().map(|c| prepare(c, None)).transpose()?;
     for (k, chunk) in chunks.iter().enumerate() {
-        let payloads = ready.take().expect("prepared before its turn");
+        let (payloads, carry) = ready.take().expect("prepared before its turn");
         let (appended, next) = rayon::join(
             || append(inventory, table, level, pack, payloads),
-            || chunks.get(k + 1).map(|c| prepare(c)).transpose(),
+            || chunks.get(k + 1).map(|c| prepare(c, carry)).transpose(),
         );
         copied += appended?;
         ready = next?;
@@ -124,6 +140,12 @@ pub fn blob_pass(
 
 /// A blob ready to append: table index, size, what goes into the pack.
 type Prepared<'a> = (u32, u64, Payload<'a>);
+
+/// The window of the blob search: bodies by table index.
+type BlobWindow = Window<Vec<u8>>;
+
+/// A prepared chunk and the window its last piece ended with.
+type Ready<'a> = (Vec<Prepared<'a>>, Option<BlobWindow>);
 
 /// Appends one chunk's blobs in order; returns how many went in as copies
 /// of their source bytes.
@@ -172,7 +194,7 @@ fn append(
     Ok(copied)
 }
 
-/// Searches one piece of blobs in order: each is read, diffed against the
+/// Searches one piece of blobs in order, continuing `window` if given: each is read, diffed against the
 /// window of the blobs before it, and stored as the best delta found, or
 /// whole.
 fn search_piece<'a>(
@@ -182,8 +204,9 @@ fn search_piece<'a>(
     piece: &[u32],
     level: u32,
     deltas: DeltaOptions,
-) -> Result<Vec<Prepared<'a>>, ConvertError> {
-    let mut window = Window::new(deltas.window_options());
+    window: Option<BlobWindow>,
+) -> Result<(Vec<Prepared<'a>>, BlobWindow), ConvertError> {
+    let mut window = window.unwrap_or_else(|| Window::new(deltas.window_options()));
     let mut out = Vec::with_capacity(piece.len());
     for &at in piece {
         let mut body = Vec::new();
@@ -201,7 +224,7 @@ fn search_piece<'a>(
             }
         }
     }
-    Ok(out)
+    Ok((out, window))
 }
 
 /// How blob `at` is stored without a window search: its source bytes

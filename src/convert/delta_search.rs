@@ -27,6 +27,7 @@
 //! and no cycle can form with reused pairings, which also point backwards.
 
 use std::cmp::Reverse;
+use std::ops::Range;
 
 use super::table::ObjectTable;
 use crate::pack::write::WindowOptions;
@@ -65,4 +66,44 @@ impl DeltaOptions {
 /// both descending, then the table index for a total order.
 pub fn git_order(table: &ObjectTable, i: u32) -> (Reverse<u32>, Reverse<u32>, u32) {
     (Reverse(table.name_hash(i)), Reverse(table.size(i)), i)
+}
+
+/// Cuts positions `0..n` of a pass's order into pieces of at least
+/// [`PIECE`] positions that end only where `key` changes (git's
+/// `ll_find_deltas` likewise never splits a run of one name hash between
+/// threads): the objects of one path are searched by one window. A piece
+/// may exceed [`PIECE`] by a whole run.
+pub fn pieces<K: PartialEq>(n: usize, key: impl Fn(usize) -> K) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut at = PIECE;
+    while at < n {
+        if key(at) != key(at - 1) {
+            out.push(start..at);
+            start = at;
+            at += PIECE;
+        } else {
+            at += 1;
+        }
+    }
+    if start < n {
+        out.push(start..n);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_end_where_the_key_changes() {
+        let keys: Vec<usize> = (0..3000)
+            .map(|i| if i < 2000 { i / 1000 } else { i })
+            .collect();
+        let cut = pieces(keys.len(), |i| keys[i]);
+        assert_eq!(cut, vec![0..1000, 1000..2000, 2000..2512, 2512..3000]);
+        assert_eq!(pieces(0, |i| i), vec![]);
+        assert_eq!(pieces(5, |_| 0), vec![0..5]);
+    }
 }

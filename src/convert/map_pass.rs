@@ -20,13 +20,14 @@
 //! git's search order (by type, name hash, size).
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::ConvertError;
 use super::chunking::chunks_within;
 use super::deflate::deflate;
-use super::delta_search::{DeltaOptions, PIECE, git_order};
+use super::delta_search::{DeltaOptions, git_order, pieces};
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
@@ -96,19 +97,30 @@ pub fn map_pass(
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let waves = search_order(table, waves, deltas);
     let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
-    let prepare = |table: &mut ObjectTable, chunk: &Chunk<'_>| {
-        prepare_chunk(inventory, table, &layouts, chunk, opts, level, deltas)
+    let prepare = |table: &mut ObjectTable, chunk: &Chunk<'_>, carry: Option<Windows>| {
+        prepare_chunk(
+            inventory, table, &layouts, chunk, opts, level, deltas, carry,
+        )
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1 is read, translated, named and
     // compressed on the other threads. Preparing k+1 needs only the names
     // of chunks up to k, which were set when k was prepared.
-    let mut ready = chunks.first().map(|c| prepare(table, c)).transpose()?;
+    // The window of a chunk's last piece continues into the next chunk.
+    let mut ready = chunks
+        .first()
+        .map(|c| prepare(table, c, None))
+        .transpose()?;
     for (k, chunk) in chunks.iter().enumerate() {
-        let done = ready.take().expect("prepared before its turn");
+        let (done, carry) = ready.take().expect("prepared before its turn");
         let (appended, next) = rayon::join(
             || append(pack, done, level, &mut outcome),
-            || chunks.get(k + 1).map(|c| prepare(table, c)).transpose(),
+            || {
+                chunks
+                    .get(k + 1)
+                    .map(|c| prepare(table, c, carry))
+                    .transpose()
+            },
         );
         appended?;
         ready = next?;
@@ -199,6 +211,7 @@ fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
 /// Reads, translates and names the objects of `chunk` (recording their
 /// SHA-256 names in `table`), then decides how each is stored and
 /// compresses it.
+#[allow(clippy::too_many_arguments)]
 fn prepare_chunk(
     inventory: &Inventory,
     table: &mut ObjectTable,
@@ -207,7 +220,8 @@ fn prepare_chunk(
     opts: TranslateOptions,
     level: u32,
     deltas: DeltaOptions,
-) -> Result<Vec<Translated>, ConvertError> {
+    carry: Option<Windows>,
+) -> Result<(Vec<Translated>, Option<Windows>), ConvertError> {
     // Name the whole chunk first, so that an object can be a delta
     // against an earlier object of the same chunk.
     let named: Vec<Named> = match chunk {
@@ -260,18 +274,35 @@ fn prepare_chunk(
     } else {
         (0..named.len()).map(|_| Plan::Search).collect()
     };
-    let mut pieces: Vec<(usize, Vec<Plan>)> = Vec::new();
+    // Pieces end where the type or name hash changes; the first continues
+    // the previous chunk's last window.
+    let key = |k: usize| (named[k].kind, table.name_hash(named[k].at));
+    let ranges = pieces(named.len(), key);
     let mut plans = plans.into_iter();
-    for start in (0..named.len()).step_by(PIECE) {
-        pieces.push((start, plans.by_ref().take(PIECE).collect()));
-    }
-    let stored: Vec<Vec<Stored>> = pieces
-        .into_par_iter()
-        .map(|(start, plans)| ctx.search_piece(start, plans))
+    let mut carry = carry;
+    let work: Vec<(usize, Vec<Plan>, Option<Windows>)> = ranges
+        .iter()
+        .enumerate()
+        .map(|(p, r)| {
+            let window = if p == 0 { carry.take() } else { None };
+            (r.start, plans.by_ref().take(r.len()).collect(), window)
+        })
         .collect();
-    Ok(stored
+    let done: Vec<(Vec<Stored>, Option<Windows>)> = work
+        .into_par_iter()
+        .map(|(start, plans, window)| ctx.search_piece(start, plans, window))
+        .collect();
+    let mut stored = Vec::with_capacity(named.len());
+    for (piece, window) in done {
+        stored.extend(piece);
+        if window.is_some() || !deltas.reuse {
+            carry = window;
+        }
+    }
+    // (With reuse, pieces that search nothing build no window and return
+    // `None`: the carried window is the last one built.)
+    let translated = stored
         .into_iter()
-        .flatten()
         .zip(&named)
         .map(|(stored, n)| Translated {
             sha1: table.sha1(n.at),
@@ -280,8 +311,13 @@ fn prepare_chunk(
             stored,
             unknown_headers: n.unknown_headers.clone(),
         })
-        .collect())
+        .collect();
+    Ok((translated, carry))
 }
+
+/// The search windows of a piece, one per object type; bodies by table
+/// index, shared with the chunk that named them.
+type Windows = Vec<(ObjectKind, Window<Arc<[u8]>>)>;
 
 /// How one object of a chunk is stored, before the window search.
 enum Plan {
@@ -425,17 +461,23 @@ impl ChunkContext<'_> {
     /// `start`, in order, one window per object type: every object is a
     /// candidate base for the later ones, the planned `Search` ones look
     /// for a base.
-    fn search_piece(&self, start: usize, plans: Vec<Plan>) -> Vec<Stored> {
-        if !plans.iter().any(|p| matches!(p, Plan::Search)) {
-            return plans
+    fn search_piece(
+        &self,
+        start: usize,
+        plans: Vec<Plan>,
+        windows: Option<Windows>,
+    ) -> (Vec<Stored>, Option<Windows>) {
+        if self.deltas.reuse && !plans.iter().any(|p| matches!(p, Plan::Search)) {
+            let stored = plans
                 .into_iter()
                 .map(|p| match p {
                     Plan::Done { stored, .. } => stored,
                     Plan::Search => unreachable!("checked above"),
                 })
                 .collect();
+            return (stored, None);
         }
-        let mut windows: Vec<(ObjectKind, Window<&[u8]>)> = Vec::new();
+        let mut windows = windows.unwrap_or_default();
         // Chain length so far (an estimate for reused deltas whose base is
         // in an earlier chunk; the segment writer enforces the limit).
         let mut depth = vec![0u32; plans.len()];
@@ -461,18 +503,18 @@ impl ChunkContext<'_> {
                     stored
                 }
                 Plan::Search => match window.find(&named.body, None) {
-                    Some((j, d, delta)) => {
+                    Some((base_at, d, delta)) => {
                         depth[i] = d;
-                        let base = ObjectId::Sha256(self.chunk[j as usize].sha256);
+                        let base = self.table.sha256(base_at).expect("window bases are named");
                         self.delta(k, base, &delta)
                     }
                     None => self.whole(k),
                 },
             };
-            window.push(k as u32, depth[i], named.body.as_slice());
+            window.push(named.at, depth[i], Arc::from(named.body.as_slice()));
             out.push(stored);
         }
-        out
+        (out, Some(windows))
     }
 
     /// What the source pairing offers the `k`-th object of the chunk: a
