@@ -31,7 +31,7 @@ use super::table::{Location, ObjectTable};
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::EntryKind;
-use crate::pack::write::{Found, Window};
+use crate::pack::write::Window;
 
 /// A parallel chunk ends at this many blobs, or once its blobs take this
 /// much room in the source (about what its re-deflated blobs hold in
@@ -89,15 +89,6 @@ pub fn blob_pass(
     };
     let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
     let key = |i: u32| table.name_hash(i);
-    // Each blob's position in the pass (u32::MAX: not written by it); with
-    // reuse the searched blobs are loose, which have no source delta.
-    let mut rank = Vec::new();
-    if !deltas.reuse {
-        rank = vec![u32::MAX; table.len()];
-        for (p, &i) in blobs.iter().enumerate() {
-            rank[i as usize] = p as u32;
-        }
-    }
     // Prepares a chunk; the window of its last piece (`carry`) continues
     // into the first piece of the next chunk.
     let prepare = |chunk: &[u32], carry: Option<BlobWindow>| -> Result<Ready<'_>, ConvertError> {
@@ -119,9 +110,7 @@ pub fn blob_pass(
             .zip(windows)
             .map(|(range, window)| {
                 let piece = &searched[range];
-                search_piece(
-                    inventory, table, &layouts, piece, level, deltas, &rank, window,
-                )
+                search_piece(inventory, table, &layouts, piece, level, deltas, window)
             })
             .collect::<Result<_, _>>()?;
         for (payloads, window) in done {
@@ -208,7 +197,6 @@ fn append(
 /// Searches one piece of blobs in order, continuing `window` if given: each is read, diffed against the
 /// window of the blobs before it, and stored as the best delta found, or
 /// whole.
-#[allow(clippy::too_many_arguments)]
 fn search_piece<'a>(
     inventory: &'a Inventory,
     table: &ObjectTable,
@@ -216,7 +204,6 @@ fn search_piece<'a>(
     piece: &[u32],
     level: u32,
     deltas: DeltaOptions,
-    rank: &[u32],
     window: Option<BlobWindow>,
 ) -> Result<(Vec<Prepared<'a>>, BlobWindow), ConvertError> {
     let mut window = window.unwrap_or_else(|| Window::new(deltas.window_options()));
@@ -224,17 +211,7 @@ fn search_piece<'a>(
     for &at in piece {
         let mut body = Vec::new();
         read_cache::read(inventory, table, at, &mut body)?;
-        // The source pack's delta, when its base is written before this
-        // blob, is the first candidate: the window must beat it, which
-        // bounds (and so shortens) every try.
-        let seed = source_seed(inventory, table, layouts, at, rank)?;
-        let seed_base = seed.as_ref().map(|s| (s.0, s.2.len()));
-        match window.find(&body, seed) {
-            Some((base, depth, delta)) if Some((base, delta.len())) == seed_base => {
-                // The source delta won: copy its compressed bytes.
-                out.push(payload(inventory, table, layouts, at, level, true)?);
-                window.push(at, depth, body);
-            }
+        match window.find(&body, None) {
             Some((base, depth, delta)) => {
                 let zlib = Cow::Owned(deflate(&delta, level));
                 let base = table.sha1(base);
@@ -248,38 +225,6 @@ fn search_piece<'a>(
         }
     }
     Ok((out, window))
-}
-
-/// The source pack's delta of blob `at` as a window candidate (its chain
-/// assumed 1 long: the segment writer enforces the real limit), when its
-/// base comes earlier in the pass's order (`rank`).
-fn source_seed(
-    inventory: &Inventory,
-    table: &ObjectTable,
-    layouts: &[PackLayout],
-    at: u32,
-    rank: &[u32],
-) -> Result<Option<Found>, ConvertError> {
-    let Location::Packed { pack, offset } = table.location(at) else {
-        return Ok(None);
-    };
-    if rank.is_empty() {
-        return Ok(None);
-    }
-    let source = &inventory.packs[pack as usize];
-    let entry = source.data.entry_at(offset)?;
-    let Some(base) = layouts[pack as usize].delta_base(source, &entry.kind) else {
-        return Ok(None);
-    };
-    let Some(base) = table.find_id(&base) else {
-        return Ok(None);
-    };
-    if rank[base as usize] >= rank[at as usize] {
-        return Ok(None);
-    }
-    let mut delta = Vec::new();
-    source.data.inflate(&entry, &mut delta)?;
-    Ok(Some((base, 1, delta)))
 }
 
 /// How blob `at` is stored without a window search: its source bytes
