@@ -312,6 +312,33 @@ mod tests {
     }
 
     #[test]
+    fn the_window_keeps_its_count_and_memory_limits() {
+        let body = |i: u8| vec![i; 1000];
+        let opts = WindowOptions {
+            window: 3,
+            depth: 50,
+            memory: 2500,
+            id_len: 32,
+        };
+        let mut window = Window::new(opts);
+        for i in 0..3u8 {
+            window.push(u32::from(i), 0, body(i));
+        }
+        // 3000 bytes held > 2500: the oldest went; at most two remain.
+        assert!(window.find(&body(0), None).is_none());
+        assert_eq!(window.find(&body(2), None).map(|f| f.0), Some(2));
+        // Under 50 bytes: never a base, never searched.
+        window.push(9, 0, vec![1; 49]);
+        assert!(window.find(&[1; 49], None).is_none());
+        // A chain at the depth limit is no base.
+        let mut full = Window::new(WindowOptions { depth: 2, ..opts });
+        full.push(0, 2, body(7));
+        assert!(full.find(&body(7), None).is_none());
+        full.push(1, 1, body(7));
+        assert_eq!(full.find(&body(7), None).map(|f| (f.0, f.1)), Some((1, 2)));
+    }
+
+    #[test]
     fn name_hash_matches_git() {
         // Values from git's pack_name_hash (pack-objects.h).
         assert_eq!(pack_name_hash(b""), 0);
