@@ -59,9 +59,19 @@ fn source() -> &'static Path {
             stream.push('\n');
         }
         git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+        // One thread: pack-objects splits its search between threads, which
+        // makes the chains it picks (and their depth) vary from run to run.
         git(
             &repo,
-            &["repack", "-q", "-adf", "--window=50", "--depth=200"],
+            &[
+                "-c",
+                "pack.threads=1",
+                "repack",
+                "-q",
+                "-adf",
+                "--window=50",
+                "--depth=200",
+            ],
         );
         // Loose objects: two more versions of a.txt in a commit each.
         let mut parent = git(&repo, &["rev-parse", "refs/heads/main"]);

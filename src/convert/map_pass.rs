@@ -9,9 +9,12 @@
 //! Deltas: an object the source pack stores as a delta against another
 //! object of an earlier chunk is stored as a delta against that object's
 //! translated form, made anew (ids grow from 20 to 32 bytes, so the source
-//! delta cannot be reused). The base is read and translated again, which is
-//! much cheaper than deflating the whole object; the delta is used when the
-//! base sits in the same output segment, else the object is stored whole.
+//! delta cannot be reused). A tree's delta comes from lining up the entries
+//! of the two SHA-1 trees (`tree_delta`: the base is read, usually from the
+//! cache, but neither translated nor indexed); a commit's or tag's from
+//! diffing the translated base, read and translated again. Either is much
+//! cheaper than deflating the whole object. The delta is used when the base
+//! sits in the same output segment, else the object is stored whole.
 //!
 //! Objects that pairing does not serve (loose ones, deltas whose source base
 //! is not written before them), or all of them with `--no-reuse-deltas`, go
@@ -36,7 +39,7 @@ use super::read_cache;
 use super::table::{Location, ObjectTable};
 use crate::hash::{HashKind, ObjectId, sha256_object_id};
 use crate::object::ObjectKind;
-use crate::pack::write::{Window, encode_delta};
+use crate::pack::write::{Window, encode_delta, tree_delta};
 use crate::translate::{TranslateOptions, translate_object};
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
@@ -248,7 +251,7 @@ fn prepare_chunk(
             let mut named_in_order = Vec::with_capacity(objects.len());
             for (&at, (kind, body)) in objects.iter().zip(sources) {
                 let (out, notes) = translated(table, at, kind, &body, opts)?;
-                let n = named(at, kind, out, notes);
+                let n = named(at, kind, body, out, notes);
                 table.set_sha256(at, n.sha256);
                 named_in_order.push(n);
             }
@@ -303,13 +306,20 @@ fn prepare_chunk(
     // `None`: the carried window is the last one built.)
     let translated = stored
         .into_iter()
-        .zip(&named)
-        .map(|(stored, n)| Translated {
-            sha1: table.sha1(n.at),
-            kind: n.kind,
-            sha256: n.sha256,
-            stored,
-            unknown_headers: n.unknown_headers.clone(),
+        .zip(named)
+        .map(|(mut stored, n)| {
+            // A delta keeps its whole body in case its base lands in an
+            // earlier segment: moved here rather than copied in `delta`.
+            if let Stored::Delta { body, .. } = &mut stored {
+                *body = n.body;
+            }
+            Translated {
+                sha1: table.sha1(n.at),
+                kind: n.kind,
+                sha256: n.sha256,
+                stored,
+                unknown_headers: n.unknown_headers,
+            }
         })
         .collect();
     Ok((translated, carry))
@@ -378,6 +388,8 @@ struct Named {
     at: u32,
     kind: ObjectKind,
     sha256: [u8; 32],
+    /// The SHA-1 form, kept for trees only (their deltas are found from it).
+    source: Vec<u8>,
     body: Vec<u8>,
     unknown_headers: Vec<String>,
 }
@@ -388,16 +400,22 @@ fn name_one(
     at: u32,
     opts: TranslateOptions,
 ) -> Result<Named, ConvertError> {
-    let (kind, body, notes) = read_translated(inventory, table, at, opts)?;
-    Ok(named(at, kind, body, notes))
+    let mut source = Vec::new();
+    let kind = read_cache::read(inventory, table, at, &mut source)?;
+    let (body, notes) = translated(table, at, kind, &source, opts)?;
+    Ok(named(at, kind, source, body, notes))
 }
 
 fn named(
     at: u32,
     kind: ObjectKind,
+    mut source: Vec<u8>,
     body: Vec<u8>,
     notes: crate::translate::TranslateNotes,
 ) -> Named {
+    if kind != ObjectKind::Tree {
+        source = Vec::new();
+    }
     let ObjectId::Sha256(sha256) = sha256_object_id(kind, &body) else {
         unreachable!("sha256_object_id returns SHA-256 ids")
     };
@@ -405,6 +423,7 @@ fn named(
         at,
         kind,
         sha256,
+        source,
         body,
         unknown_headers: notes.unknown_headers,
     }
@@ -433,12 +452,12 @@ impl ChunkContext<'_> {
         }
     }
 
-    fn delta(&self, k: usize, base: ObjectId, delta: &[u8]) -> Stored {
+    fn delta(&self, base: ObjectId, delta: &[u8]) -> Stored {
         Stored::Delta {
             base,
             delta_size: delta.len() as u64,
             zlib: deflate(delta, self.level),
-            body: self.chunk[k].body.clone(),
+            body: Vec::new(), // moved in by prepare_chunk
         }
     }
 
@@ -446,7 +465,7 @@ impl ChunkContext<'_> {
     fn reused(&self, k: usize) -> Result<Plan, ConvertError> {
         Ok(match self.delta_against_source_base(k)? {
             SourcePairing::Delta(base, delta, at) => Plan::Done {
-                stored: self.delta(k, base, &delta),
+                stored: self.delta(base, &delta),
                 base: at,
             },
             SourcePairing::Unserved if self.deltas.searching() => Plan::Search,
@@ -506,7 +525,7 @@ impl ChunkContext<'_> {
                     Some((base_at, d, delta)) => {
                         depth[i] = d;
                         let base = self.table.sha256(base_at).expect("window bases are named");
-                        self.delta(k, base, &delta)
+                        self.delta(base, &delta)
                     }
                     None => self.whole(k),
                 },
@@ -544,10 +563,21 @@ impl ChunkContext<'_> {
         };
         // As pack-objects: a delta must save at least half of the object.
         let max_size = target.len() / 2;
+        let tree = self.chunk[k].kind == ObjectKind::Tree;
         let (delta, at) = match self.position.get(&base_at) {
+            Some(&j) if j < k && tree => {
+                (self.tree_delta(k, &self.chunk[j].source, max_size), Some(j))
+            }
             Some(&j) if j < k => (encode_delta(&self.chunk[j].body, target, max_size), Some(j)),
             // Later in this chunk: written after us, so it cannot be our base.
             Some(_) => return Ok(SourcePairing::Unserved),
+            None if tree => {
+                // The base's SHA-1 form, usually from the cache (the target
+                // was just rebuilt on it): no translation, no byte index.
+                let mut base = Vec::new();
+                read_cache::read(inventory, table, base_at, &mut base)?;
+                (self.tree_delta(k, &base, max_size), None)
+            }
             None => {
                 let (_, base_out, _) = read_translated(inventory, table, base_at, self.opts)?;
                 (encode_delta(&base_out, target, max_size), None)
@@ -557,6 +587,17 @@ impl ChunkContext<'_> {
             Some(delta) => SourcePairing::Delta(base_sha256, delta, at),
             None => SourcePairing::Whole,
         })
+    }
+}
+
+impl ChunkContext<'_> {
+    /// The delta of tree `k` of the chunk against the translated form of
+    /// the tree whose SHA-1 form is `base`, found by lining up the entries
+    /// of the two SHA-1 trees (`tree_delta`).
+    fn tree_delta(&self, k: usize, base: &[u8], max_size: usize) -> Option<Vec<u8>> {
+        let target = &self.chunk[k];
+        let (from, to) = (HashKind::Sha1.raw_len(), HashKind::Sha256.raw_len());
+        tree_delta(base, &target.source, &target.body, from, to, max_size)
     }
 }
 
