@@ -15,7 +15,6 @@ mod delta_encode;
 mod encode;
 mod hashing_writer;
 mod idx_writer;
-mod pack_sink;
 mod pack_writer;
 mod rev_writer;
 mod tree_delta;

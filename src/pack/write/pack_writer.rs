@@ -9,14 +9,13 @@
 //! unfinished writer removes its temporary files.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
 use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
-use super::pack_sink::PackSink;
 use super::{HashingWriter, IndexEntry, PackWriteError, idx_writer, rev_writer};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
@@ -27,7 +26,7 @@ const PACK_VERSION: u32 = 2;
 /// Writes one pack, entry by entry, then its `.idx` and `.rev`.
 pub struct PackWriter {
     // Declared before `temps` so the file is closed before removal on drop.
-    out: HashingWriter<PackSink>,
+    out: HashingWriter<BufWriter<File>>,
     temps: TempFiles,
     temp_pack: PathBuf,
     dir: PathBuf,
@@ -72,7 +71,7 @@ impl PackWriter {
         let mut temps = TempFiles::default();
         let (temp_pack, file) = create_temp(dir, "tmp_pack_")?;
         temps.0.push(temp_pack.clone());
-        let mut out = HashingWriter::new(PackSink::new(file), hash);
+        let mut out = HashingWriter::new(BufWriter::new(file), hash);
         let mut header = Vec::with_capacity(12);
         header.extend_from_slice(&PACK_SIGNATURE);
         header.extend_from_slice(&PACK_VERSION.to_be_bytes());
@@ -209,8 +208,8 @@ impl PackWriter {
             .finish_with_trailer()
             .map_err(PackWriteError::io(&temp_pack))?;
         let pack_file = buffered
-            .into_file()
-            .map_err(PackWriteError::io(&temp_pack))?;
+            .into_inner()
+            .map_err(|e| PackWriteError::io(&temp_pack)(e.into_error()))?;
         let pack_size = pack_file
             .metadata()
             .map_err(PackWriteError::io(&temp_pack))?
@@ -303,7 +302,7 @@ impl PackWriter {
         &mut self,
         id: ObjectId,
         offset: u64,
-        write: impl FnOnce(&mut HashingWriter<PackSink>, &[u8]) -> io::Result<()>,
+        write: impl FnOnce(&mut HashingWriter<BufWriter<File>>, &[u8]) -> io::Result<()>,
     ) -> Result<u64, PackWriteError> {
         if let Err(e) = write(&mut self.out, &self.header) {
             self.broken = true;
@@ -326,7 +325,7 @@ impl PackWriter {
         #[cfg(target_os = "linux")]
         {
             use std::os::fd::AsRawFd as _;
-            let fd = self.out.inner().file().as_raw_fd();
+            let fd = self.out.inner().get_ref().as_raw_fd();
             // SAFETY: a plain syscall on a file descriptor we own; no memory
             // is passed.
             unsafe {
