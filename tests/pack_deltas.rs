@@ -149,6 +149,16 @@ fn the_fixture_has_chains_deeper_than_50() {
     assert!(source.longest_chain > 60, "{source:?}");
 }
 
+/// Blobs, trees and commits are all stored as deltas, many of each.
+fn assert_deltas_of_every_kind(packs: &Packs) {
+    for kind in ["blob", "tree", "commit"] {
+        assert!(
+            packs.deltas.get(kind).copied().unwrap_or(0) > 20,
+            "{kind}: {packs:?}"
+        );
+    }
+}
+
 #[test]
 fn reused_pairing_is_cut_at_the_default_depth() {
     let dest = convert("pack-deltas-reuse", &[]);
@@ -156,12 +166,7 @@ fn reused_pairing_is_cut_at_the_default_depth() {
     let packs = verify_packs(&dest);
     // Commits too: git paired many of them with a newer commit, which is
     // written after them, so the window search places those.
-    for kind in ["blob", "tree", "commit"] {
-        assert!(
-            packs.deltas.get(kind).copied().unwrap_or(0) > 20,
-            "{kind}: {packs:?}"
-        );
-    }
+    assert_deltas_of_every_kind(&packs);
     assert!(
         packs.longest_chain <= 50 && packs.longest_chain > 10,
         "{packs:?}"
@@ -189,12 +194,7 @@ fn window_search_without_reuse_finds_deltas_within_the_depth() {
         );
         check(&dest);
         let packs = verify_packs(&dest);
-        for kind in ["blob", "tree", "commit"] {
-            assert!(
-                packs.deltas.get(kind).copied().unwrap_or(0) > 20,
-                "{kind}: {packs:?}"
-            );
-        }
+        assert_deltas_of_every_kind(&packs);
         let depth: usize = depth.parse().unwrap();
         assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
     }
@@ -225,14 +225,13 @@ fn without_a_window_only_the_source_pairing_makes_deltas() {
     assert!(none.deltas.is_empty(), "{none:?}");
 }
 
-#[test]
-fn small_segments_keep_chains_valid() {
-    // Many packs of 37 objects: deltas whose base fell into an earlier
-    // pack are stored whole, every pack stands alone.
-    let dest = scratch_dir("pack-deltas-segments").join("dest.git");
+/// `convert --no-reuse-deltas ARGS` with segments of `segment_objects`.
+fn convert_in_segments(name: &str, segment_objects: &str, args: &[&str]) -> PathBuf {
+    let dest = scratch_dir(name).join("dest.git");
     let out = rehash_command()
-        .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", "37")
-        .args(["convert", "--quiet", "--no-reuse-deltas", "--depth", "5"])
+        .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", segment_objects)
+        .args(["convert", "--quiet", "--no-reuse-deltas"])
+        .args(args)
         .arg(source())
         .arg(&dest)
         .output()
@@ -242,6 +241,14 @@ fn small_segments_keep_chains_valid() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    dest
+}
+
+#[test]
+fn small_segments_keep_chains_valid() {
+    // Many packs of 37 objects: deltas whose base fell into an earlier
+    // pack are stored whole, every pack stands alone.
+    let dest = convert_in_segments("pack-deltas-segments", "37", &["--depth", "5"]);
     check(&dest);
     let packs = verify_packs(&dest);
     assert!(pack_files(&dest).len() > 5);
@@ -254,19 +261,8 @@ fn small_segments_keep_chains_valid() {
 #[test]
 fn the_pack_does_not_depend_on_the_thread_count() {
     let packs = |jobs: &str| {
-        let dest = scratch_dir(&format!("pack-deltas-j{jobs}")).join("dest.git");
-        let out = rehash_command()
-            .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", "100000")
-            .args(["convert", "--quiet", "--no-reuse-deltas", "--jobs", jobs])
-            .arg(source())
-            .arg(&dest)
-            .output()
-            .expect("run git-rehash");
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let dest =
+            convert_in_segments(&format!("pack-deltas-j{jobs}"), "100000", &["--jobs", jobs]);
         // A pack's name is its checksum.
         let names: Vec<_> = pack_files(&dest)
             .iter()

@@ -239,24 +239,7 @@ mod tests {
     use super::*;
     use crate::pack::apply_delta;
 
-    /// xorshift64*: deterministic, no dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-        fn bytes(&mut self, n: usize, alphabet: u8) -> Vec<u8> {
-            (0..n)
-                .map(|_| (self.next() % u64::from(alphabet)) as u8)
-                .collect()
-        }
-    }
+    use crate::pack::write::test_rng::Rng;
 
     fn roundtrip(base: &[u8], target: &[u8]) -> usize {
         let delta = encode_delta(base, target, usize::MAX).expect("no size limit");

@@ -17,6 +17,8 @@ mod hashing_writer;
 mod idx_writer;
 mod pack_writer;
 mod rev_writer;
+#[cfg(test)]
+mod test_rng;
 mod tree_delta;
 mod window;
 

@@ -255,19 +255,7 @@ mod tests {
     use crate::pack::apply_delta;
     use crate::pack::write::encode_delta;
 
-    /// xorshift64*: deterministic, no dependency.
-    struct Rng(u64);
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-        }
-        fn below(&mut self, n: usize) -> usize {
-            (self.next() % n.max(1) as u64) as usize
-        }
-    }
+    use crate::pack::write::test_rng::Rng;
 
     #[derive(Clone)]
     struct E {
