@@ -28,6 +28,8 @@
 use rusqlite::blob::Blob;
 use rusqlite::{Connection, MAIN_DB, OptionalExtension, Transaction};
 
+use super::migrations::schema_has;
+
 /// `prefix_filter.side` of each side.
 #[derive(Clone, Copy)]
 pub(super) enum Side {
@@ -110,15 +112,11 @@ pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
 /// reverse index) gets the lookup aids now; a map not yet indexed gets them
 /// from `finish_load` like a new one.
 pub(super) fn upgrade_indexed_map(tx: &Transaction<'_>) -> rusqlite::Result<()> {
-    let indexed = tx
-        .query_row(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'index' AND name = 'objects_by_sha256'",
-            [],
-            |_| Ok(()),
-        )
-        .optional()?
-        .is_some();
-    if indexed { build(tx) } else { Ok(()) }
+    if schema_has(tx, "index", "objects_by_sha256")? {
+        build(tx)
+    } else {
+        Ok(())
+    }
 }
 
 /// One side's filter, read in place.
@@ -131,15 +129,7 @@ impl<'c> PrefixFilter<'c> {
     /// The side's filter, or `None` when the map has none (not yet indexed,
     /// changed since, or written by an older version).
     pub(super) fn open(conn: &'c Connection, side: Side) -> rusqlite::Result<Option<Self>> {
-        let has_table = conn
-            .query_row(
-                "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'prefix_filter'",
-                [],
-                |_| Ok(()),
-            )
-            .optional()?
-            .is_some();
-        if !has_table {
+        if !schema_has(conn, "table", "prefix_filter")? {
             return Ok(None);
         }
         let bits: Option<u32> = conn

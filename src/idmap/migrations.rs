@@ -63,18 +63,22 @@ fn is_known(id: i64) -> bool {
     MIGRATIONS.iter().any(|m| m.id == id)
 }
 
+/// Whether the database's schema has an object of `kind` ("table",
+/// "index", ...) called `name`.
+pub(super) fn schema_has(conn: &Connection, kind: &str, name: &str) -> rusqlite::Result<bool> {
+    conn.query_row(
+        "SELECT 1 FROM sqlite_schema WHERE type = ?1 AND name = ?2",
+        [kind, name],
+        |_| Ok(()),
+    )
+    .optional()
+    .map(|found| found.is_some())
+}
+
 /// The user_version and the migrations applied to the database.
 fn applied(conn: &Connection) -> rusqlite::Result<(i64, BTreeSet<i64>)> {
     let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-    let has_table = conn
-        .query_row(
-            "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'",
-            [],
-            |_| Ok(()),
-        )
-        .optional()?
-        .is_some();
-    let ids = if has_table {
+    let ids = if schema_has(conn, "table", "schema_migrations")? {
         let mut stmt = conn.prepare("SELECT id FROM schema_migrations")?;
         stmt.query_map([], |r| r.get(0))?
             .collect::<rusqlite::Result<_>>()?
