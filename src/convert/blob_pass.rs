@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use super::ConvertError;
 use super::chunking::chunks_within;
 use super::deflate::deflate;
-use super::delta_search::{DeltaOptions, git_order, pieces};
+use super::delta_search::{DeltaOptions, git_order, pieces, search_pieces};
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
@@ -100,23 +100,12 @@ pub fn blob_pass(
             .map(|&at| payload(inventory, table, &layouts, at, level, deltas.reuse))
             .collect::<Result<_, _>>()?;
         let ranges = pieces(searched.len(), |k| key(searched[k]));
-        let mut carry = carry;
-        let mut windows: Vec<Option<BlobWindow>> = (0..ranges.len()).map(|_| None).collect();
-        if let Some(first) = windows.first_mut() {
-            *first = carry.take();
-        }
-        let done: Vec<(Vec<Prepared<'_>>, BlobWindow)> = ranges
-            .into_par_iter()
-            .zip(windows)
-            .map(|(range, window)| {
-                let piece = &searched[range];
-                search_piece(inventory, table, &layouts, piece, level, deltas, window)
-            })
-            .collect::<Result<_, _>>()?;
-        for (payloads, window) in done {
-            prepared.extend(payloads);
-            carry = Some(window);
-        }
+        let (found, carry) = search_pieces(ranges, carry, |range, window| {
+            let piece = &searched[range];
+            search_piece(inventory, table, &layouts, piece, level, deltas, window)
+                .map(|(payloads, window)| (payloads, Some(window)))
+        })?;
+        prepared.extend(found);
         Ok((prepared, carry))
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream

@@ -29,6 +29,8 @@
 use std::cmp::Reverse;
 use std::ops::Range;
 
+use rayon::prelude::*;
+
 use super::table::ObjectTable;
 use crate::pack::write::WindowOptions;
 
@@ -90,6 +92,36 @@ pub fn pieces<K: PartialEq>(n: usize, key: impl Fn(usize) -> K) -> Vec<Range<usi
         out.push(start..n);
     }
     out
+}
+
+/// Runs `search` on each piece in parallel, the first piece continuing
+/// `carry`, the window the previous chunk's last piece ended with. Returns
+/// the pieces' outputs in order, and the window the next chunk continues:
+/// the last one a piece returned (a piece that searched nothing returns
+/// none), else `carry` itself.
+pub fn search_pieces<I: Send, T: Send, W: Send, E: Send>(
+    pieces: Vec<I>,
+    carry: Option<W>,
+    search: impl Fn(I, Option<W>) -> Result<(Vec<T>, Option<W>), E> + Sync,
+) -> Result<(Vec<T>, Option<W>), E> {
+    let mut carry = carry;
+    let mut windows: Vec<Option<W>> = pieces.iter().map(|_| None).collect();
+    if let Some(first) = windows.first_mut() {
+        *first = carry.take();
+    }
+    let done: Vec<(Vec<T>, Option<W>)> = pieces
+        .into_par_iter()
+        .zip(windows)
+        .map(|(piece, window)| search(piece, window))
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::new();
+    for (piece, window) in done {
+        out.extend(piece);
+        if window.is_some() {
+            carry = window;
+        }
+    }
+    Ok((out, carry))
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use super::ConvertError;
 use super::chunking::chunks_within;
 use super::deflate::deflate;
-use super::delta_search::{DeltaOptions, git_order, pieces};
+use super::delta_search::{DeltaOptions, git_order, pieces, search_pieces};
 use super::inventory::Inventory;
 use super::journal::SegmentWriter;
 use super::pack_layout::PackLayout;
@@ -282,28 +282,15 @@ fn prepare_chunk(
     let key = |k: usize| (named[k].kind, table.name_hash(named[k].at));
     let ranges = pieces(named.len(), key);
     let mut plans = plans.into_iter();
-    let mut carry = carry;
-    let work: Vec<(usize, Vec<Plan>, Option<Windows>)> = ranges
+    let work: Vec<(usize, Vec<Plan>)> = ranges
         .iter()
-        .enumerate()
-        .map(|(p, r)| {
-            let window = if p == 0 { carry.take() } else { None };
-            (r.start, plans.by_ref().take(r.len()).collect(), window)
-        })
+        .map(|r| (r.start, plans.by_ref().take(r.len()).collect()))
         .collect();
-    let done: Vec<(Vec<Stored>, Option<Windows>)> = work
-        .into_par_iter()
-        .map(|(start, plans, window)| ctx.search_piece(start, plans, window))
-        .collect();
-    let mut stored = Vec::with_capacity(named.len());
-    for (piece, window) in done {
-        stored.extend(piece);
-        if window.is_some() || !deltas.reuse {
-            carry = window;
-        }
-    }
-    // (With reuse, pieces that search nothing build no window and return
-    // `None`: the carried window is the last one built.)
+    // (With reuse, pieces that search nothing build no window: the carried
+    // window is the last one built.)
+    let (stored, carry) = search_pieces(work, carry, |(start, plans), window| {
+        Ok::<_, ConvertError>(ctx.search_piece(start, plans, window))
+    })?;
     let translated = stored
         .into_iter()
         .zip(named)
