@@ -575,9 +575,7 @@ impl ChunkContext<'_> {
             None => SourcePairing::Whole,
         })
     }
-}
 
-impl ChunkContext<'_> {
     /// The delta of tree `k` of the chunk against the translated form of
     /// the tree whose SHA-1 form is `base`, found by lining up the entries
     /// of the two SHA-1 trees (`tree_delta`).

@@ -11,8 +11,7 @@ use super::checksum::trailer_matches;
 use super::entry::{Entry, HeaderFault, parse_entry};
 use super::error::PackError;
 use super::zlib::{
-    WHOLE_INFLATE_LIMIT, ZlibError, expect_end, inflate_discard, inflate_until, inflate_whole,
-    with_inflater,
+    ZlibError, expect_end, inflate_discard, inflate_until, inflate_whole, with_inflater,
 };
 use crate::hash::HashKind;
 
@@ -161,7 +160,7 @@ impl PackFile {
             size: entry.size,
         })?;
         let input = self.stream(entry)?;
-        if limit <= WHOLE_INFLATE_LIMIT && inflate_whole(input, limit, out) {
+        if inflate_whole(input, limit, out) {
             return Ok(());
         }
         out.clear();

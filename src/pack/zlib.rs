@@ -42,7 +42,7 @@ thread_local! {
 /// Largest declared size [`inflate_whole`] takes on: it sizes its output
 /// up front, so a forged size costs at most this much memory per thread
 /// before the data disproves it. Larger objects stream through zlib.
-pub(crate) const WHOLE_INFLATE_LIMIT: usize = 64 << 20;
+const WHOLE_INFLATE_LIMIT: usize = 64 << 20;
 
 /// Inflates the zlib stream at the start of `input` (which may run on past
 /// it) into `out`, when it yields exactly `size` bytes and checks out
@@ -50,10 +50,13 @@ pub(crate) const WHOLE_INFLATE_LIMIT: usize = 64 << 20;
 /// as streaming through zlib-rs, which matters because every object of a
 /// pack is inflated at least once. On any failure `out` is left empty and
 /// the caller inflates again through zlib, whose streaming state tells
-/// exactly what is wrong (truncated, corrupt, too long, too short).
+/// exactly what is wrong (truncated, corrupt, too long, too short); so
+/// does a `size` above [`WHOLE_INFLATE_LIMIT`].
 pub(crate) fn inflate_whole(input: &[u8], size: usize, out: &mut Vec<u8>) -> bool {
-    debug_assert!(size <= WHOLE_INFLATE_LIMIT);
     out.clear();
+    if size > WHOLE_INFLATE_LIMIT {
+        return false;
+    }
     out.resize(size, 0);
     let produced = WHOLE_INFLATER.with_borrow_mut(|d| d.zlib_decompress(input, out));
     if produced == Ok(size) {
@@ -221,6 +224,7 @@ mod tests {
             &mut out
         ));
         assert!(inflate_whole(&deflate(b""), 0, &mut out) && out.is_empty());
+        assert!(!inflate_whole(&input, WHOLE_INFLATE_LIMIT + 1, &mut out));
     }
 
     #[test]
