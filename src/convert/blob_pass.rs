@@ -57,7 +57,7 @@ pub fn blob_pass(
     table: &ObjectTable,
     level: u32,
     deltas: DeltaOptions,
-    pack: &mut SegmentWriter<'_>,
+    pack: &mut SegmentWriter<'_, '_>,
     progress: &dyn Progress,
 ) -> Result<u64, ConvertError> {
     let is_searched = |i: u32| {
@@ -142,7 +142,7 @@ fn append(
     inventory: &Inventory,
     table: &ObjectTable,
     level: u32,
-    pack: &mut SegmentWriter<'_>,
+    pack: &mut SegmentWriter<'_, '_>,
     payloads: Vec<Prepared<'_>>,
 ) -> Result<u64, ConvertError> {
     let mut copied = 0;

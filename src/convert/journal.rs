@@ -10,9 +10,18 @@
 //! references because objects arrive here in dependency order (blobs, then
 //! the map pass's waves) and segments commit in order. Segments are sized
 //! to a few seconds of work, which bounds what an interruption loses.
+//!
+//! Finishing a segment (trailer, `.idx` and `.rev`, `fsync`, rename, the
+//! SQLite commit of its rows) runs on a thread of its own while the next
+//! segment fills: most of it is waiting for the disk, which the appender,
+//! the one sequential part of a pass, should not do. One finish is in
+//! flight at a time and the next waits for it, so segments still commit in
+//! order and an interruption still finds at most one renamed, uncommitted
+//! pack and one temporary one.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use super::ConvertError;
@@ -50,11 +59,27 @@ pub struct SegmentsOutcome {
     pub bytes: u64,
 }
 
+/// A finished segment: what it adds to the outcome.
+struct Finished {
+    objects: u32,
+    bytes: u64,
+}
+
+/// The map database, with the finisher thread (which commits to it) or
+/// here, idle.
+enum MapSlot<'scope, 'a> {
+    Idle(&'a mut IdMap),
+    Finishing(ScopedJoinHandle<'scope, Result<(&'a mut IdMap, Finished), ConvertError>>),
+    /// A finish failed: its error was returned, nothing more is committed.
+    Lost,
+}
+
 /// Appends objects to the current segment, finishing and journaling each
-/// one when it holds its planned number of objects.
-pub struct SegmentWriter<'a> {
+/// one (in the background) when it holds its planned number of objects.
+pub struct SegmentWriter<'scope, 'a> {
     dir: PathBuf,
-    map: &'a mut IdMap,
+    scope: &'scope Scope<'scope, 'a>,
+    map: MapSlot<'scope, 'a>,
     run: RunId,
     hooks: &'a Checkpoints,
     /// Objects this run still has to write; the last segment holds exactly
@@ -67,9 +92,13 @@ pub struct SegmentWriter<'a> {
     pub outcome: SegmentsOutcome,
 }
 
-impl<'a> SegmentWriter<'a> {
+impl<'scope, 'a> SegmentWriter<'scope, 'a> {
+    /// `scope` runs the finisher thread; it must end after
+    /// [`SegmentWriter::finish`] (the scope joins a finish left running by
+    /// an error).
     pub fn new(
         dir: PathBuf,
+        scope: &'scope Scope<'scope, 'a>,
         map: &'a mut IdMap,
         run: RunId,
         hooks: &'a Checkpoints,
@@ -78,7 +107,8 @@ impl<'a> SegmentWriter<'a> {
     ) -> Self {
         SegmentWriter {
             dir,
-            map,
+            scope,
+            map: MapSlot::Idle(map),
             run,
             remaining: total,
             max_depth,
@@ -172,9 +202,11 @@ impl<'a> SegmentWriter<'a> {
         self.hooks.check_interrupt()
     }
 
-    /// Ends the run's output; every planned object must have been added.
-    pub fn finish(self) -> Result<SegmentsOutcome, ConvertError> {
+    /// Ends the run's output, once the last segment is committed; every
+    /// planned object must have been added.
+    pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
         debug_assert!(self.current.is_none() && self.remaining == 0);
+        self.reclaim_map()?;
         Ok(self.outcome)
     }
 
@@ -194,27 +226,7 @@ impl<'a> SegmentWriter<'a> {
     }
 
     fn finish_segment(&mut self) -> Result<(), ConvertError> {
-        let mut segment = self.current.take().expect("a segment is open");
-        let written = segment.pack.finish()?;
-        self.hooks.kill_point(phase::PACK_RENAMED);
-        let stem = written
-            .pack_path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .expect("pack names are ASCII")
-            .to_string();
-        let hooks = self.hooks;
-        self.map.commit_segment(
-            self.run,
-            &stem,
-            &mut segment.rows,
-            written.pack_size,
-            &|| hooks.kill_point(phase::IN_COMMIT),
-        )?;
-        self.hooks.kill_point(phase::COMMITTED);
-        self.outcome.packs += 1;
-        self.outcome.objects += u64::from(written.num_objects);
-        self.outcome.bytes += written.pack_size;
+        let segment = self.current.take().expect("a segment is open");
         if self.hooks.segment_objects.is_none() {
             // Aim the next segment at SEGMENT_TIME at the rate just seen.
             let secs = segment.started.elapsed().as_secs_f64().max(1e-3);
@@ -222,6 +234,63 @@ impl<'a> SegmentWriter<'a> {
             self.target = ((rate * SEGMENT_TIME.as_secs_f64()) as u64)
                 .clamp(MIN_SEGMENT.into(), MAX_SEGMENT.into()) as u32;
         }
+        let map = self.reclaim_map()?;
+        let (run, hooks) = (self.run, self.hooks);
+        let finishing = self.scope.spawn(move || {
+            let finished = finish_and_commit(segment, map, run, hooks)?;
+            Ok((map, finished))
+        });
+        self.map = MapSlot::Finishing(finishing);
         Ok(())
     }
+
+    /// Waits for the segment being finished, if any, and takes the map
+    /// back; a failed finish's error comes out here.
+    fn reclaim_map(&mut self) -> Result<&'a mut IdMap, ConvertError> {
+        match std::mem::replace(&mut self.map, MapSlot::Lost) {
+            MapSlot::Idle(map) => Ok(map),
+            MapSlot::Finishing(handle) => {
+                let (map, finished) = handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                self.outcome.packs += 1;
+                self.outcome.objects += u64::from(finished.objects);
+                self.outcome.bytes += finished.bytes;
+                Ok(map)
+            }
+            MapSlot::Lost => unreachable!("a failed finish ends the run"),
+        }
+    }
+}
+
+/// Writes a full segment's trailer and indexes, renames it into place and
+/// commits its rows: the checkpoint.
+fn finish_and_commit(
+    mut segment: OpenSegment,
+    map: &mut IdMap,
+    run: RunId,
+    hooks: &Checkpoints,
+) -> Result<Finished, ConvertError> {
+    // Freed here, off the appender's thread.
+    drop(std::mem::take(&mut segment.offsets));
+    let written = segment.pack.finish()?;
+    hooks.kill_point(phase::PACK_RENAMED);
+    let stem = written
+        .pack_path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("pack names are ASCII")
+        .to_string();
+    map.commit_segment(
+        run,
+        &stem,
+        &mut segment.rows,
+        written.pack_size,
+        &|| hooks.kill_point(phase::IN_COMMIT),
+    )?;
+    hooks.kill_point(phase::COMMITTED);
+    Ok(Finished {
+        objects: written.num_objects,
+        bytes: written.pack_size,
+    })
 }

@@ -91,7 +91,7 @@ pub fn map_pass(
     opts: TranslateOptions,
     level: u32,
     deltas: DeltaOptions,
-    pack: &mut SegmentWriter<'_>,
+    pack: &mut SegmentWriter<'_, '_>,
     progress: &dyn Progress,
 ) -> Result<MapOutcome, ConvertError> {
     let total: usize = waves.iter().map(Vec::len).sum();
@@ -338,7 +338,7 @@ enum SourcePairing {
 /// Appends a prepared chunk in order. A delta whose base went into an
 /// earlier segment (packs do not refer to each other) is stored whole.
 fn append(
-    pack: &mut SegmentWriter<'_>,
+    pack: &mut SegmentWriter<'_, '_>,
     done: Vec<Translated>,
     level: u32,
     outcome: &mut MapOutcome,

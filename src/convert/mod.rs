@@ -292,9 +292,11 @@ fn convert_in_pool(
         .count() as u64;
     let to_write = new_blobs + waves.iter().map(|w| w.len() as u64).sum::<u64>();
     let run = map.begin_run(table.len() as u64, to_write)?;
-    {
+    // The scope holds the thread that finishes segments in the background.
+    std::thread::scope(|scope| -> Result<(), ConvertError> {
         let mut segments = journal::SegmentWriter::new(
             dest.pack_dir(),
+            scope,
             &mut map,
             run,
             &hooks,
@@ -330,7 +332,8 @@ fn convert_in_pool(
         let written = segments.finish()?;
         outcome.packs_written = written.packs;
         outcome.pack_size = written.bytes;
-    }
+        Ok(())
+    })?;
 
     progress.start("writing refs", None);
     hooks.check_interrupt()?;
