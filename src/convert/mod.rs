@@ -217,6 +217,7 @@ fn convert_in_pool(
     let source_refs = refs::read_source_refs(&source.git_dir, HashKind::Sha1)?;
     progress.start("counting objects", None);
     let (inventory, mut table) = inventory::Inventory::open_unverified(&source)?;
+    read_cache::size_for(table.len() as u64);
     progress.finish();
     let mut outcome = ConvertOutcome {
         objects_listed: table.len() as u64,

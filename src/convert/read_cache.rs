@@ -6,8 +6,13 @@
 //! divided by the number of threads: memory stays the same whether the
 //! conversion runs on 2 cores or 64, and each thread still keeps enough to
 //! hold the bases of the delta chains it is walking.
+//!
+//! The total follows the repository's object count (up to a ceiling): what
+//! a conversion holds stays proportional to the objects it converts, so a
+//! small repository does not pay for a cache sized for linux.git.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::ConvertError;
 use super::inventory::Inventory;
@@ -15,23 +20,48 @@ use super::table::ObjectTable;
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
 
-/// Inflated bytes all threads together keep for reuse.
-pub const TOTAL_CACHE_BYTES: usize = 128 << 20;
+/// Inflated bytes all threads together keep, per object of the source.
+pub const CACHE_BYTES_PER_OBJECT: u64 = 128;
+/// Bounds on the total, whatever the object count: the floor keeps tiny
+/// repositories' chains cached, the ceiling (reached at ~2M objects) keeps
+/// a 10M-object conversion's cache at a fraction of its object state.
+const MIN_TOTAL_CACHE: usize = 8 << 20;
+const MAX_TOTAL_CACHE: usize = 256 << 20;
 /// Each thread's share is kept within these bounds: below the floor, delta
 /// chains are walked from the top again and again; the ceiling keeps a
 /// single-thread run from holding more than it can use.
-const MIN_THREAD_CACHE: usize = 16 << 20;
-const MAX_THREAD_CACHE: usize = 64 << 20;
+const MIN_THREAD_CACHE: usize = 4 << 20;
+const MAX_THREAD_CACHE: usize = 128 << 20;
+
+/// The total of the conversion running in this process (see [`size_for`]).
+static TOTAL_CACHE_BYTES: AtomicUsize = AtomicUsize::new(MAX_TOTAL_CACHE);
 
 thread_local! {
-    static CACHE: RefCell<DeltaCache> = RefCell::new(DeltaCache::new(thread_budget(
-        rayon::current_num_threads(),
-    )));
+    static CACHE: RefCell<DeltaCache> = RefCell::new(DeltaCache::new(current_thread_budget()));
 }
 
-/// One thread's share of [`TOTAL_CACHE_BYTES`] with `threads` workers.
-pub fn thread_budget(threads: usize) -> usize {
-    (TOTAL_CACHE_BYTES / threads.max(1)).clamp(MIN_THREAD_CACHE, MAX_THREAD_CACHE)
+/// Sizes the caches for a source of `objects` objects, before its scan.
+pub fn size_for(objects: u64) {
+    TOTAL_CACHE_BYTES.store(total_budget(objects), Ordering::Relaxed);
+}
+
+/// The total cache for a source of `objects` objects.
+pub fn total_budget(objects: u64) -> usize {
+    usize::try_from(objects.saturating_mul(CACHE_BYTES_PER_OBJECT))
+        .unwrap_or(usize::MAX)
+        .clamp(MIN_TOTAL_CACHE, MAX_TOTAL_CACHE)
+}
+
+/// One thread's share of `total` with `threads` workers.
+pub fn thread_budget(total: usize, threads: usize) -> usize {
+    (total / threads.max(1)).clamp(MIN_THREAD_CACHE, MAX_THREAD_CACHE)
+}
+
+fn current_thread_budget() -> usize {
+    thread_budget(
+        TOTAL_CACHE_BYTES.load(Ordering::Relaxed),
+        rayon::current_num_threads(),
+    )
 }
 
 /// Reads object `at` into `body` through this thread's cache.
@@ -41,7 +71,14 @@ pub fn read(
     at: u32,
     body: &mut Vec<u8>,
 ) -> Result<ObjectKind, ConvertError> {
-    CACHE.with_borrow_mut(|cache| inventory.read(table, at, cache, body))
+    CACHE.with_borrow_mut(|cache| {
+        // A thread outlives a conversion (tests run several in one process).
+        let budget = current_thread_budget();
+        if cache.budget() != budget {
+            cache.set_budget(budget);
+        }
+        inventory.read(table, at, cache, body)
+    })
 }
 
 #[cfg(test)]
@@ -49,12 +86,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_total_follows_the_object_count_within_bounds() {
+        assert_eq!(total_budget(0), MIN_TOTAL_CACHE);
+        assert_eq!(total_budget(500_000), 500_000 * 128);
+        assert_eq!(total_budget(10_000_000), MAX_TOTAL_CACHE);
+        assert_eq!(total_budget(u64::MAX), MAX_TOTAL_CACHE);
+    }
+
+    #[test]
     fn the_total_stays_bounded_whatever_the_thread_count() {
-        assert_eq!(thread_budget(1), MAX_THREAD_CACHE);
-        assert_eq!(thread_budget(2) * 2, TOTAL_CACHE_BYTES);
+        let total = MAX_TOTAL_CACHE;
+        assert_eq!(thread_budget(total, 1), MAX_THREAD_CACHE);
+        assert_eq!(thread_budget(total, 2) * 2, total);
         // Many threads: each keeps the floor, so the total grows only
-        // linearly from a small base (16 threads: 256 MiB).
-        assert_eq!(thread_budget(64), MIN_THREAD_CACHE);
-        assert!(thread_budget(16) * 16 <= 2 * TOTAL_CACHE_BYTES);
+        // linearly from a small base (64 threads: 256 MiB).
+        assert_eq!(thread_budget(total, 64), MIN_THREAD_CACHE);
+        assert!(thread_budget(total, 16) * 16 <= total);
     }
 }

@@ -52,6 +52,11 @@ impl DeltaCache {
         }
     }
 
+    /// The most bytes of bodies it holds.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
     /// Bytes of bodies currently held.
     pub fn used_bytes(&self) -> usize {
         self.used
@@ -82,14 +87,7 @@ impl DeltaCache {
             return;
         }
         self.remove(offset);
-        while self.used + body.len() > self.budget {
-            let Some((_, oldest)) = self.order.pop_first() else {
-                break;
-            };
-            if let Some(old) = self.entries.remove(&oldest) {
-                self.used -= old.body.len();
-            }
-        }
+        self.evict_to(self.budget - body.len());
         self.clock += 1;
         self.used += body.len();
         self.order.insert(self.clock, offset);
@@ -101,6 +99,25 @@ impl DeltaCache {
                 stamp: self.clock,
             },
         );
+    }
+
+    /// Changes the budget, evicting the least recently used entries if the
+    /// cache holds more than the new one.
+    pub fn set_budget(&mut self, byte_budget: usize) {
+        self.budget = byte_budget;
+        self.evict_to(byte_budget);
+    }
+
+    /// Evicts the least recently used entries until at most `bytes` are held.
+    fn evict_to(&mut self, bytes: usize) {
+        while self.used > bytes {
+            let Some((_, oldest)) = self.order.pop_first() else {
+                break;
+            };
+            if let Some(old) = self.entries.remove(&oldest) {
+                self.used -= old.body.len();
+            }
+        }
     }
 
     fn remove(&mut self, offset: u64) {
