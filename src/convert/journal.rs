@@ -35,7 +35,11 @@ use crate::pack::write::PackWriter;
 pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
 /// Bounds on objects per segment, whatever the measured rate.
 const MIN_SEGMENT: u32 = 256;
-const MAX_SEGMENT: u32 = 4 << 20;
+/// The ceiling also bounds what a segment holds in memory (its map rows and
+/// the offsets of its objects, ~150 bytes an object, twice while one
+/// finishes in the background): a fast phase on a huge repository would
+/// otherwise aim at millions of objects a segment.
+const MAX_SEGMENT: u32 = 1 << 20;
 /// Objects in the first segment, before a rate is known.
 const FIRST_SEGMENT: u32 = 4096;
 
@@ -226,7 +230,9 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 
     fn finish_segment(&mut self) -> Result<(), ConvertError> {
-        let segment = self.current.take().expect("a segment is open");
+        let mut segment = self.current.take().expect("a segment is open");
+        // No delta can name this segment's objects any more.
+        segment.offsets = HashMap::new();
         if self.hooks.segment_objects.is_none() {
             // Aim the next segment at SEGMENT_TIME at the rate just seen.
             let secs = segment.started.elapsed().as_secs_f64().max(1e-3);
@@ -271,8 +277,6 @@ fn finish_and_commit(
     run: RunId,
     hooks: &Checkpoints,
 ) -> Result<Finished, ConvertError> {
-    // Freed here, off the appender's thread.
-    drop(std::mem::take(&mut segment.offsets));
     let written = segment.pack.finish()?;
     hooks.kill_point(phase::PACK_RENAMED);
     let stem = written
