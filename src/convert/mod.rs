@@ -414,6 +414,8 @@ fn plan(
         }
     }
     let waves = schedule::waves(table, &mut scanned.edges)?;
+    // The waves say all the edges did; they would only weigh on the passes.
+    scanned.edges = Vec::new();
     Ok((scanned, waves, gitlink_targets))
 }
 
