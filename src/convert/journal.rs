@@ -42,6 +42,8 @@ const MIN_SEGMENT: u32 = 256;
 const MAX_SEGMENT: u32 = 1 << 20;
 /// Objects in the first segment, before a rate is known.
 const FIRST_SEGMENT: u32 = 4096;
+/// A segment holds at most this many times the objects of the one before.
+const GROWTH: u64 = 4;
 
 struct OpenSegment {
     pack: PackWriter,
@@ -234,10 +236,15 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         // No delta can name this segment's objects any more.
         segment.offsets = HashMap::new();
         if self.hooks.segment_objects.is_none() {
-            // Aim the next segment at SEGMENT_TIME at the rate just seen.
+            // Aim the next segment at SEGMENT_TIME at the rate just seen,
+            // growing at most GROWTH-fold: a rate measured on quickly copied
+            // blobs says little about the trees that follow them, and
+            // smaller segments let their finishing overlap the work.
             let secs = segment.started.elapsed().as_secs_f64().max(1e-3);
             let rate = f64::from(segment.count) / secs;
-            self.target = ((rate * SEGMENT_TIME.as_secs_f64()) as u64)
+            let by_rate = (rate * SEGMENT_TIME.as_secs_f64()) as u64;
+            self.target = by_rate
+                .min(u64::from(segment.count) * GROWTH)
                 .clamp(MIN_SEGMENT.into(), MAX_SEGMENT.into()) as u32;
         }
         let map = self.reclaim_map()?;

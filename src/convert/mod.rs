@@ -330,7 +330,10 @@ fn convert_in_pool(
             progress,
         )?;
         outcome.unknown_headers = mapped.unknown_headers;
+        // The last segment's finish (fsync, idx, commit) runs on.
+        progress.start("finishing packs", None);
         let written = segments.finish()?;
+        progress.finish();
         outcome.packs_written = written.packs;
         outcome.pack_size = written.bytes;
         Ok(())

@@ -6,6 +6,7 @@ use std::io::{self, Write};
 
 use sha2::Digest as _;
 
+use super::background_hasher::BackgroundSha256;
 use crate::hash::{HashKind, ObjectId};
 
 /// The running file checksum. SHA-1 checksums use the fast (non
@@ -13,6 +14,9 @@ use crate::hash::{HashKind, ObjectId};
 enum FileHasher {
     Sha1(sha1::Sha1),
     Sha256(sha2::Sha256),
+    /// SHA-256 on a helper thread (for the pack stream, see
+    /// `background_hasher.rs`).
+    Sha256Background(BackgroundSha256),
 }
 
 impl FileHasher {
@@ -27,6 +31,7 @@ impl FileHasher {
         match self {
             FileHasher::Sha1(h) => h.update(bytes),
             FileHasher::Sha256(h) => h.update(bytes),
+            FileHasher::Sha256Background(h) => h.update(bytes),
         }
     }
 
@@ -34,6 +39,7 @@ impl FileHasher {
         match self {
             FileHasher::Sha1(h) => ObjectId::Sha1(h.finalize().into()),
             FileHasher::Sha256(h) => ObjectId::Sha256(h.finalize().into()),
+            FileHasher::Sha256Background(h) => ObjectId::Sha256(h.finalize()),
         }
     }
 }
@@ -55,6 +61,16 @@ impl<W: Write> HashingWriter<W> {
             bytes: 0,
             crc: crc32fast::Hasher::new(),
         }
+    }
+
+    /// Like [`HashingWriter::new`], but a SHA-256 checksum is computed on a
+    /// helper thread, off the writer's (for long sequential streams).
+    pub fn with_background_hash(inner: W, hash: HashKind) -> Self {
+        let mut writer = Self::new(inner, hash);
+        if hash == HashKind::Sha256 {
+            writer.hasher = FileHasher::Sha256Background(BackgroundSha256::new());
+        }
+        writer
     }
 
     /// Bytes accepted so far (the offset the next byte will have).
@@ -128,6 +144,21 @@ mod tests {
         let (out, sum) = w.finish_with_trailer().unwrap();
         assert_eq!(sum.to_hex(), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
         assert_eq!(out.len(), 20);
+    }
+
+    #[test]
+    fn a_background_hash_is_the_same_checksum() {
+        let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
+        let mut inline = HashingWriter::new(Vec::new(), HashKind::Sha256);
+        let mut background = HashingWriter::with_background_hash(Vec::new(), HashKind::Sha256);
+        for piece in data.chunks(70_001) {
+            inline.write_all(piece).unwrap();
+            background.write_all(piece).unwrap();
+        }
+        assert_eq!(
+            inline.finish_with_trailer().unwrap(),
+            background.finish_with_trailer().unwrap()
+        );
     }
 
     #[test]

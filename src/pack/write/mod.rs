@@ -11,6 +11,7 @@
 //! Memory: the writer keeps one [`IndexEntry`] (id, offset, CRC32; 48 bytes)
 //! per object; bodies and zlib streams pass straight through to the file.
 
+mod background_hasher;
 mod delta_encode;
 mod encode;
 mod hashing_writer;

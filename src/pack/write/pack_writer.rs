@@ -71,7 +71,7 @@ impl PackWriter {
         let mut temps = TempFiles::default();
         let (temp_pack, file) = create_temp(dir, "tmp_pack_")?;
         temps.0.push(temp_pack.clone());
-        let mut out = HashingWriter::new(BufWriter::new(file), hash);
+        let mut out = HashingWriter::with_background_hash(BufWriter::new(file), hash);
         let mut header = Vec::with_capacity(12);
         header.extend_from_slice(&PACK_SIGNATURE);
         header.extend_from_slice(&PACK_VERSION.to_be_bytes());
