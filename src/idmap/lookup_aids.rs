@@ -77,6 +77,10 @@ pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
         // Built by an older version on (sha256) alone.
         conn.execute_batch("DROP INDEX objects_by_sha256")?;
     }
+    // SQLite's sorter may use helper threads for the index build (it is
+    // the last sequential step of a conversion), as many as --jobs allows.
+    let helpers = rayon::current_num_threads().clamp(1, 8);
+    conn.pragma_update(None, "threads", helpers as i64)?;
     conn.execute_batch(
         "CREATE UNIQUE INDEX IF NOT EXISTS objects_by_sha256 ON objects (sha256, type);
          DELETE FROM prefix_filter;",
