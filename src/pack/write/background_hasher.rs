@@ -3,7 +3,7 @@
 //! The pack writer appends in order on one thread, the one sequential part
 //! of a conversion; hashing its output there (SHA-256 at ~1.2 GB/s) took
 //! more of that thread than writing did. Here the bytes are copied into
-//! 1 MiB blocks (memcpy, ~10x faster than the hash) and hashed in order by
+//! 256 KiB blocks (memcpy, ~10x faster than the hash) and hashed in order by
 //! a helper thread; finishing waits for it. The digest is the same as an
 //! inline hash of the same bytes.
 
@@ -12,8 +12,9 @@ use std::thread::JoinHandle;
 
 use sha2::Digest as _;
 
-/// Bytes per block handed to the hashing thread.
-const BLOCK: usize = 1 << 20;
+/// Bytes per block handed to the hashing thread. Blocks in flight (and
+/// their spares) are memory every open pack holds: a few MiB.
+const BLOCK: usize = 256 << 10;
 /// Blocks in flight: what the appender may run ahead of the hash.
 const IN_FLIGHT: usize = 8;
 
