@@ -19,12 +19,12 @@
 //! order and an interruption still finds at most one renamed, uncommitted
 //! pack and one temporary one.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use super::ConvertError;
+use super::segment_index::SegmentIndex;
 use super::resume_hooks::{Checkpoints, phase};
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{IdMap, MapRow, RunId};
@@ -36,7 +36,7 @@ pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
 /// Bounds on objects per segment, whatever the measured rate.
 const MIN_SEGMENT: u32 = 256;
 /// The ceiling also bounds what a segment holds in memory (its map rows and
-/// the offsets of its objects, ~150 bytes an object, twice while one
+/// the places of its objects, ~150 bytes an object, twice while one
 /// finishes in the background): a fast phase on a huge repository would
 /// otherwise aim at millions of objects a segment.
 const MAX_SEGMENT: u32 = 1 << 20;
@@ -53,7 +53,7 @@ struct OpenSegment {
     /// chain (0: whole): a delta may only name a base in its own pack (a
     /// repository's packs are never thin), whose chain is shorter than the
     /// depth limit.
-    offsets: HashMap<ObjectId, (u64, u32)>,
+    places: SegmentIndex,
     started: Instant,
 }
 
@@ -157,7 +157,10 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     ) -> Result<bool, ConvertError> {
         let max_depth = self.max_depth;
         let segment = self.open()?;
-        let Some(&(base_offset, base_depth)) = segment.offsets.get(base) else {
+        let rows = &segment.rows;
+        let Some((base_offset, base_depth)) =
+            segment.places.get(base, |p| rows[p as usize].sha256)
+        else {
             return Ok(false);
         };
         if base_depth >= max_depth {
@@ -175,7 +178,11 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     #[allow(dead_code)]
     pub fn depth_of(&self, id: &ObjectId) -> Option<u32> {
         let segment = self.current.as_ref()?;
-        segment.offsets.get(id).map(|&(_, depth)| depth)
+        let rows = &segment.rows;
+        segment
+            .places
+            .get(id, |p| rows[p as usize].sha256)
+            .map(|(_, depth)| depth)
     }
 
     /// Bookkeeping after an object entered the open segment.
@@ -191,7 +198,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             .current
             .as_mut()
             .expect("an object was just added to it");
-        segment.offsets.insert(sha256, (offset, depth));
+        segment.places.push(sha256, offset, depth);
         segment.rows.push(MapRow { sha1, sha256, kind });
         let full = segment.pack.entries_written() == segment.count;
         self.remaining -= 1;
@@ -224,7 +231,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 pack,
                 count,
                 rows: Vec::with_capacity(count as usize),
-                offsets: HashMap::with_capacity(count as usize),
+                places: SegmentIndex::with_capacity(count as usize),
                 started: Instant::now(),
             });
         }
@@ -234,7 +241,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     fn finish_segment(&mut self) -> Result<(), ConvertError> {
         let mut segment = self.current.take().expect("a segment is open");
         // No delta can name this segment's objects any more.
-        segment.offsets = HashMap::new();
+        segment.places = SegmentIndex::default();
         if self.hooks.segment_objects.is_none() {
             // Aim the next segment at SEGMENT_TIME at the rate just seen,
             // growing at most GROWTH-fold: a rate measured on quickly copied

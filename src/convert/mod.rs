@@ -36,6 +36,7 @@ mod resume;
 mod resume_hooks;
 mod resume_refs;
 mod scan;
+mod segment_index;
 mod scan_checkpoint;
 mod schedule;
 mod source;
