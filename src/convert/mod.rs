@@ -323,7 +323,7 @@ fn convert_in_pool(
         let mapped = map_pass::map_pass(
             &inventory,
             &mut table,
-            &waves,
+            waves,
             topts,
             opts.compression,
             deltas,
