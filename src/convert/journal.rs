@@ -24,8 +24,8 @@ use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use super::ConvertError;
-use super::segment_index::SegmentIndex;
 use super::resume_hooks::{Checkpoints, phase};
+use super::segment_index::SegmentIndex;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{IdMap, MapRow, RunId};
 use crate::object::ObjectKind;
@@ -158,8 +158,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         let max_depth = self.max_depth;
         let segment = self.open()?;
         let rows = &segment.rows;
-        let Some((base_offset, base_depth)) =
-            segment.places.get(base, |p| rows[p as usize].sha256)
+        let Some((base_offset, base_depth)) = segment.places.get(base, |p| rows[p as usize].sha256)
         else {
             return Ok(false);
         };
@@ -299,13 +298,9 @@ fn finish_and_commit(
         .and_then(|s| s.to_str())
         .expect("pack names are ASCII")
         .to_string();
-    map.commit_segment(
-        run,
-        &stem,
-        &mut segment.rows,
-        written.pack_size,
-        &|| hooks.kill_point(phase::IN_COMMIT),
-    )?;
+    map.commit_segment(run, &stem, &mut segment.rows, written.pack_size, &|| {
+        hooks.kill_point(phase::IN_COMMIT)
+    })?;
     hooks.kill_point(phase::COMMITTED);
     Ok(Finished {
         objects: written.num_objects,

@@ -138,11 +138,7 @@ pub fn map_pass(
 /// Each wave in the order its objects are written: with `--no-reuse-deltas`
 /// git's search order (type, name hash, size); else the source order (reused
 /// bases first) with the loose objects, which come last, in search order.
-fn search_order(
-    table: &ObjectTable,
-    waves: Vec<Vec<u32>>,
-    deltas: DeltaOptions,
-) -> Vec<Vec<u32>> {
+fn search_order(table: &ObjectTable, waves: Vec<Vec<u32>>, deltas: DeltaOptions) -> Vec<Vec<u32>> {
     let kind = |i: u32| table.kind(i).map_or(0, |k| k as u8);
     waves
         .into_iter()

@@ -105,7 +105,9 @@ mod tests {
 
     #[test]
     fn equals_an_inline_hash_across_block_boundaries() {
-        let data: Vec<u8> = (0..(3 * BLOCK + 12345)).map(|i| (i * 7 + i / 251) as u8).collect();
+        let data: Vec<u8> = (0..(3 * BLOCK + 12345))
+            .map(|i| (i * 7 + i / 251) as u8)
+            .collect();
         let mut background = BackgroundSha256::new();
         // Uneven pieces, some larger than a block.
         let mut rest = &data[..];
