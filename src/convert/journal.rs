@@ -173,17 +173,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         Ok(true)
     }
 
-    /// The chain length of `id` if it sits in the open segment (0: whole).
-    #[allow(dead_code)]
-    pub fn depth_of(&self, id: &ObjectId) -> Option<u32> {
-        let segment = self.current.as_ref()?;
-        let rows = &segment.rows;
-        segment
-            .places
-            .get(id, |p| rows[p as usize].sha256)
-            .map(|(_, depth)| depth)
-    }
-
     /// Bookkeeping after an object entered the open segment.
     fn added(
         &mut self,
