@@ -10,6 +10,7 @@
 //! against ~100 for a map keyed by full names with the places in it.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use crate::hash::ObjectId;
 
@@ -40,11 +41,13 @@ impl SegmentIndex {
     pub fn push(&mut self, id: ObjectId, offset: u64, depth: u32) {
         let position = self.places.len() as u32;
         self.places.push((offset, depth));
-        if let Some(&taken) = self.by_prefix.get(&prefix(&id)) {
-            debug_assert_ne!(taken, position);
-            self.by_name.insert(id, position);
-        } else {
-            self.by_prefix.insert(prefix(&id), position);
+        match self.by_prefix.entry(prefix(&id)) {
+            Entry::Occupied(_) => {
+                self.by_name.insert(id, position);
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(position);
+            }
         }
     }
 
