@@ -15,7 +15,8 @@ fn main() -> ExitCode {
 /// blocks of up to that size are carved from the heap and stay resident
 /// after they are freed. A fixed 4 MiB threshold keeps the big ones out of
 /// the heap, while the many object bodies below it still reuse heap memory
-/// (500k objects: peak anonymous RSS 214-229 -> 186 MiB; 256 KiB gave 193).
+/// (500k objects: peak anonymous RSS 214-229 -> 199-207 MiB; 256 KiB gave
+/// 182-193 MiB but more system time in page faults).
 fn fix_malloc_mmap_threshold() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets a tunable of the allocator; called before
