@@ -86,7 +86,23 @@ fn take<T>(m: Mutex<Vec<T>>) -> Vec<T> {
     m.into_inner().expect("no panics while holding the lock")
 }
 
+fn take_from<T>(m: &Mutex<Vec<T>>) -> Vec<T> {
+    std::mem::take(&mut *m.lock().expect("no panics while holding the lock"))
+}
+
 impl Sink {
+    /// Takes what was recorded so far, leaving this one empty.
+    fn drain(&self) -> Sink {
+        Sink {
+            named: Mutex::new(take_from(&self.named)),
+            edges: Mutex::new(take_from(&self.edges)),
+            missing: Mutex::new(take_from(&self.missing)),
+            gitlinks: Mutex::new(take_from(&self.gitlinks)),
+            bytes: AtomicU64::new(self.bytes.swap(0, Ordering::Relaxed)),
+            scanned: AtomicU64::new(self.scanned.swap(0, Ordering::Relaxed)),
+        }
+    }
+
     fn into_parts(self) -> (ScanRecords, Vec<MissingReference>, u64) {
         let records = ScanRecords {
             named: take(self.named),
@@ -237,23 +253,35 @@ pub fn scan(
                     .expect("every idx entry is in the table")
             };
             let external = |id: &ObjectId| inventory.read_external(table_ref, id);
-            for b in 0..plan.batch_count() {
-                if !plan
-                    .batch_objects(b)
-                    .any(|(index, offset)| wanted(table_index(index), offset))
-                {
-                    continue; // finished by an earlier run
-                }
-                let sink = Sink::default();
-                pack.traverse_batch(&plan, b, &external, &|index, offset, kind, body| {
+            // Batches finished by an earlier run are skipped.
+            let todo: Vec<usize> = (0..plan.batch_count())
+                .filter(|&b| {
+                    plan.batch_objects(b)
+                        .any(|(index, offset)| wanted(table_index(index), offset))
+                })
+                .collect();
+            let sinks: Vec<Sink> = (0..plan.batch_count()).map(|_| Sink::default()).collect();
+            let finisher = Mutex::new(&mut batches);
+            pack.traverse_batches(
+                &plan,
+                &todo,
+                &external,
+                &|index, offset, kind, body| {
                     let at = table_index(index);
                     if !wanted(at, offset) {
                         return Ok(());
                     }
-                    scanner.take(&sink, at, kind, body, || pack_path.display().to_string())
-                })?;
-                batches.finish(sink)?;
-            }
+                    let sink = &sinks[plan.batch_of(index)];
+                    scanner.take(sink, at, kind, body, || pack_path.display().to_string())
+                },
+                &|b| {
+                    let sink = sinks[b].drain();
+                    finisher
+                        .lock()
+                        .expect("no panics while holding the lock")
+                        .finish(sink)
+                },
+            )?;
         }
         for batch in new_in[inventory.packs.len()].chunks(batches.limits.objects) {
             let sink = Sink::default();

@@ -11,6 +11,7 @@
 //! recurse without bound. A thread holds only the bodies on its current path.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
@@ -74,6 +75,8 @@ pub struct TraversalPlan {
     /// Every position, grouped by unit (each unit's tree in depth-first order).
     members: Vec<u32>,
     batches: Vec<Batch>,
+    /// The batch of each entry, by its position in the idx.
+    batch_of_index: Vec<u32>,
 }
 
 #[derive(Clone)]
@@ -102,6 +105,11 @@ impl BatchLimits {
 impl TraversalPlan {
     pub fn batch_count(&self) -> usize {
         self.batches.len()
+    }
+
+    /// The batch that decodes the entry at `index_in_idx`.
+    pub fn batch_of(&self, index_in_idx: u32) -> usize {
+        self.batch_of_index[index_in_idx as usize] as usize
     }
 
     /// The objects batch `batch` decodes: `(index_in_idx, offset)`.
@@ -169,26 +177,23 @@ impl Pack {
                 members: member_start..members.len(),
             });
         }
+        let mut batch_of_index = vec![0u32; n];
+        for (b, batch) in batches.iter().enumerate() {
+            for &pos in &members[batch.members.clone()] {
+                batch_of_index[forest.nodes[pos as usize].1 as usize] = b as u32;
+            }
+        }
         Ok(TraversalPlan {
             forest,
             members,
             batches,
+            batch_of_index,
         })
     }
 
-    /// Decodes the objects of one batch of `plan` (see [`Pack::traverse`]).
-    pub fn traverse_batch<E: From<PackError> + Send>(
-        &self,
-        plan: &TraversalPlan,
-        batch: usize,
-        external: &SharedExternalBase<'_>,
-        visit: &Visit<'_, E>,
-    ) -> Result<(), E> {
-        self.traverse_batch_limited(plan, batch, external, visit, MAX_FAN_DEPTH)
-    }
-
-    /// [`Pack::traverse_batch`] with a chosen fan-out depth (tests use 0 to
-    /// exercise the sequential walk).
+    /// Decodes the objects of one batch of `plan` (see [`Pack::traverse`])
+    /// with a chosen fan-out depth (tests use 0 to exercise the sequential
+    /// walk).
     fn traverse_batch_limited<E: From<PackError> + Send>(
         &self,
         plan: &TraversalPlan,
@@ -205,29 +210,80 @@ impl Pack {
             max_fan_depth,
         };
         let units = plan.batches[batch].units.clone();
-        units.into_par_iter().try_for_each(|unit| {
-            if let Some(&pos) = forest.roots.get(unit) {
-                let (offset, _) = forest.nodes[pos as usize];
-                let entry = self.data.entry_at(offset)?;
-                let EntryKind::Base(kind) = entry.kind else {
-                    unreachable!("roots are base entries");
-                };
-                let mut body = Vec::new();
-                self.data.inflate(&entry, &mut body)?;
-                walker.emit(pos, kind, &body)?;
-                return walker.descend(kind, &body, forest.children_of(pos), 0);
+        units
+            .into_par_iter()
+            .try_for_each(|unit| self.traverse_unit(&walker, external, unit))
+    }
+
+    /// Decodes the objects of several batches of `plan` (see
+    /// [`Pack::traverse`]) as one parallel traversal, without waiting at
+    /// the end of each batch for its last delta tree: a thread that runs
+    /// out of work in one batch takes trees of the next. `batch_done(b)` is
+    /// called once every object of batch `b` was visited, on the thread
+    /// that visited the last one, while the others go on.
+    pub fn traverse_batches<E: From<PackError> + Send>(
+        &self,
+        plan: &TraversalPlan,
+        batches: &[usize],
+        external: &SharedExternalBase<'_>,
+        visit: &Visit<'_, E>,
+        batch_done: &(dyn Fn(usize) -> Result<(), E> + Sync),
+    ) -> Result<(), E> {
+        let walker = Walker {
+            pack: self,
+            forest: &plan.forest,
+            visit,
+            max_fan_depth: MAX_FAN_DEPTH,
+        };
+        let pending: Vec<AtomicUsize> = plan
+            .batches
+            .iter()
+            .map(|b| AtomicUsize::new(b.units.len()))
+            .collect();
+        let units: Vec<(usize, usize)> = batches
+            .iter()
+            .flat_map(|&b| plan.batches[b].units.clone().map(move |unit| (b, unit)))
+            .collect();
+        // Rayon splits a thread's share whenever another runs dry, so no
+        // batch boundary leaves a core idle.
+        units.into_par_iter().try_for_each(|(b, unit)| {
+            self.traverse_unit(&walker, external, unit)?;
+            if pending[b].fetch_sub(1, Ordering::AcqRel) == 1 {
+                batch_done(b)?;
             }
-            let (base_id, kids) = &forest.external[unit - forest.roots.len()];
-            let Some((kind, body)) = external(base_id) else {
-                let (offset, _) = forest.nodes[kids[0] as usize];
-                return Err(E::from(PackError::MissingBase {
-                    path: self.data.path().to_owned(),
-                    offset,
-                    base: *base_id,
-                }));
-            };
-            walker.descend(kind, &body, kids, 0)
+            Ok(())
         })
+    }
+
+    /// Decodes one unit (delta tree) of a plan.
+    fn traverse_unit<E: From<PackError> + Send>(
+        &self,
+        walker: &Walker<'_, E>,
+        external: &SharedExternalBase<'_>,
+        unit: usize,
+    ) -> Result<(), E> {
+        let forest = walker.forest;
+        if let Some(&pos) = forest.roots.get(unit) {
+            let (offset, _) = forest.nodes[pos as usize];
+            let entry = self.data.entry_at(offset)?;
+            let EntryKind::Base(kind) = entry.kind else {
+                unreachable!("roots are base entries");
+            };
+            let mut body = Vec::new();
+            self.data.inflate(&entry, &mut body)?;
+            walker.emit(pos, kind, &body)?;
+            return walker.descend(kind, &body, forest.children_of(pos), 0);
+        }
+        let (base_id, kids) = &forest.external[unit - forest.roots.len()];
+        let Some((kind, body)) = external(base_id) else {
+            let (offset, _) = forest.nodes[kids[0] as usize];
+            return Err(E::from(PackError::MissingBase {
+                path: self.data.path().to_owned(),
+                offset,
+                base: *base_id,
+            }));
+        };
+        walker.descend(kind, &body, kids, 0)
     }
 
     /// Links every entry to its base and checks every entry is reachable
@@ -525,6 +581,40 @@ mod tests {
                     seen.into_inner().unwrap().iter().all(|&c| c == 1),
                     "{limits:?} fan-out limit {limit}"
                 );
+            }
+            // All batches as one traversal (and a subset): each object once,
+            // each batch reported done once, after its last object.
+            let all: Vec<usize> = (0..plan.batch_count()).collect();
+            let odd: Vec<usize> = all.iter().copied().filter(|b| b % 2 == 1).collect();
+            for chosen in [all, odd] {
+                let seen = Mutex::new(vec![0u32; pack.idx.num_objects() as usize]);
+                let done = Mutex::new(Vec::new());
+                pack.traverse_batches::<PackError>(
+                    &plan,
+                    &chosen,
+                    &|_| None,
+                    &|i, _, kind, body| {
+                        assert_eq!(sha1_object_id(kind, body).unwrap(), pack.idx.oid_at(i));
+                        assert!(!done.lock().unwrap().contains(&plan.batch_of(i)));
+                        seen.lock().unwrap()[i as usize] += 1;
+                        Ok(())
+                    },
+                    &|b| {
+                        let seen = seen.lock().unwrap();
+                        assert!(plan.batch_objects(b).all(|(i, _)| seen[i as usize] == 1));
+                        done.lock().unwrap().push(b);
+                        Ok(())
+                    },
+                )
+                .unwrap();
+                let mut done = done.into_inner().unwrap();
+                done.sort_unstable();
+                assert_eq!(done, chosen, "{limits:?}");
+                let seen = seen.into_inner().unwrap();
+                for i in 0..pack.idx.num_objects() {
+                    let want = u32::from(chosen.contains(&plan.batch_of(i)));
+                    assert_eq!(seen[i as usize], want, "{limits:?} entry {i}");
+                }
             }
             if limits.objects == 1 {
                 assert!(plan.batch_count() > 1, "one delta tree per batch");
