@@ -1,12 +1,12 @@
-//! A `Write` wrapper that hashes and counts everything written through it,
-//! and keeps a CRC32 of the current pack entry (git's `struct hashfile` in
-//! `csum-file.c`: `hashwrite`, `crc32_begin`/`crc32_end`, `finalize_hashfile`).
+//! A `Write` wrapper that hashes and counts everything written through it
+//! (git's `struct hashfile` in `csum-file.c`: `hashwrite`,
+//! `finalize_hashfile`), for the `.idx` and `.rev` files; the `.pack`
+//! stream has its own, off-thread (`pack_stream.rs`).
 
 use std::io::{self, Write};
 
 use sha2::Digest as _;
 
-use super::background_hasher::BackgroundSha256;
 use crate::hash::{HashKind, ObjectId};
 
 /// The running file checksum. SHA-1 checksums use the fast (non
@@ -14,9 +14,6 @@ use crate::hash::{HashKind, ObjectId};
 enum FileHasher {
     Sha1(sha1::Sha1),
     Sha256(sha2::Sha256),
-    /// SHA-256 on a helper thread (for the pack stream, see
-    /// `background_hasher.rs`).
-    Sha256Background(BackgroundSha256),
 }
 
 impl FileHasher {
@@ -31,7 +28,6 @@ impl FileHasher {
         match self {
             FileHasher::Sha1(h) => h.update(bytes),
             FileHasher::Sha256(h) => h.update(bytes),
-            FileHasher::Sha256Background(h) => h.update(bytes),
         }
     }
 
@@ -39,17 +35,15 @@ impl FileHasher {
         match self {
             FileHasher::Sha1(h) => ObjectId::Sha1(h.finalize().into()),
             FileHasher::Sha256(h) => ObjectId::Sha256(h.finalize().into()),
-            FileHasher::Sha256Background(h) => ObjectId::Sha256(h.finalize()),
         }
     }
 }
 
-/// Hashes, counts and CRCs the bytes that reach `inner`.
+/// Hashes and counts the bytes that reach `inner`.
 pub struct HashingWriter<W: Write> {
     inner: W,
     hasher: FileHasher,
     bytes: u64,
-    crc: crc32fast::Hasher,
 }
 
 impl<W: Write> HashingWriter<W> {
@@ -59,39 +53,12 @@ impl<W: Write> HashingWriter<W> {
             inner,
             hasher: FileHasher::new(hash),
             bytes: 0,
-            crc: crc32fast::Hasher::new(),
         }
-    }
-
-    /// Like [`HashingWriter::new`], but a SHA-256 checksum is computed on a
-    /// helper thread, off the writer's (for long sequential streams).
-    pub fn with_background_hash(inner: W, hash: HashKind) -> Self {
-        let mut writer = Self::new(inner, hash);
-        if hash == HashKind::Sha256 {
-            writer.hasher = FileHasher::Sha256Background(BackgroundSha256::new());
-        }
-        writer
     }
 
     /// Bytes accepted so far (the offset the next byte will have).
     pub fn bytes_written(&self) -> u64 {
         self.bytes
-    }
-
-    /// The writer underneath.
-    pub fn inner(&self) -> &W {
-        &self.inner
-    }
-
-    /// Restarts the CRC32 (git's `crc32_begin`); call at the start of an entry.
-    pub fn begin_crc(&mut self) {
-        self.crc = crc32fast::Hasher::new();
-    }
-
-    /// The CRC32 of the bytes written since [`HashingWriter::begin_crc`]
-    /// (git's `crc32_end`).
-    pub fn crc(&self) -> u32 {
-        self.crc.clone().finalize()
     }
 
     /// Writes the checksum of everything written so far, unhashed, as the
@@ -111,7 +78,6 @@ impl<W: Write> Write for HashingWriter<W> {
         // Only what the inner writer accepted is part of the file.
         let written = &buf[..n];
         self.hasher.update(written);
-        self.crc.update(written);
         self.bytes += n as u64;
         Ok(n)
     }
@@ -144,30 +110,5 @@ mod tests {
         let (out, sum) = w.finish_with_trailer().unwrap();
         assert_eq!(sum.to_hex(), "da39a3ee5e6b4b0d3255bfef95601890afd80709");
         assert_eq!(out.len(), 20);
-    }
-
-    #[test]
-    fn a_background_hash_is_the_same_checksum() {
-        let data: Vec<u8> = (0..3_000_000u32).map(|i| (i % 251) as u8).collect();
-        let mut inline = HashingWriter::new(Vec::new(), HashKind::Sha256);
-        let mut background = HashingWriter::with_background_hash(Vec::new(), HashKind::Sha256);
-        for piece in data.chunks(70_001) {
-            inline.write_all(piece).unwrap();
-            background.write_all(piece).unwrap();
-        }
-        assert_eq!(
-            inline.finish_with_trailer().unwrap(),
-            background.finish_with_trailer().unwrap()
-        );
-    }
-
-    #[test]
-    fn crc_covers_only_the_current_entry() {
-        let mut w = HashingWriter::new(Vec::new(), HashKind::Sha256);
-        w.write_all(b"prefix").unwrap();
-        w.begin_crc();
-        w.write_all(b"123456789").unwrap();
-        // The CRC-32 check value of "123456789".
-        assert_eq!(w.crc(), 0xcbf4_3926);
     }
 }

@@ -11,11 +11,11 @@
 //! Memory: the writer keeps one [`IndexEntry`] (id, offset, CRC32; 48 bytes)
 //! per object; bodies and zlib streams pass straight through to the file.
 
-mod background_hasher;
 mod delta_encode;
 mod encode;
 mod hashing_writer;
 mod idx_writer;
+mod pack_stream;
 mod pack_writer;
 mod rev_writer;
 #[cfg(test)]

@@ -9,14 +9,15 @@
 //! unfinished writer removes its temporary files.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
 use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
-use super::{HashingWriter, IndexEntry, PackWriteError, idx_writer, rev_writer};
+use super::pack_stream::PackStream;
+use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
@@ -26,7 +27,7 @@ const PACK_VERSION: u32 = 2;
 /// Writes one pack, entry by entry, then its `.idx` and `.rev`.
 pub struct PackWriter {
     // Declared before `temps` so the file is closed before removal on drop.
-    out: HashingWriter<BufWriter<File>>,
+    out: PackStream,
     temps: TempFiles,
     temp_pack: PathBuf,
     dir: PathBuf,
@@ -38,16 +39,7 @@ pub struct PackWriter {
     header: Vec<u8>,
     /// Set when a write failed part-way: the file no longer parses.
     broken: bool,
-    /// Where the next early writeback starts (see [`WRITEBACK_STEP`]).
-    writeback_from: u64,
 }
-
-/// Every this many bytes, the pack's new pages are handed to the kernel
-/// for writeback (Linux `sync_file_range`, which does not wait), so the
-/// `fsync` in [`PackWriter::finish`] finds little left to write: on a
-/// 1.8 GB pack it otherwise stalled the run for over a second, with the
-/// disk idle while the pack was being written.
-const WRITEBACK_STEP: u64 = 32 << 20;
 
 /// The published pack.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +63,7 @@ impl PackWriter {
         let mut temps = TempFiles::default();
         let (temp_pack, file) = create_temp(dir, "tmp_pack_")?;
         temps.0.push(temp_pack.clone());
-        let mut out = HashingWriter::with_background_hash(BufWriter::new(file), hash);
+        let mut out = PackStream::new(file, hash);
         let mut header = Vec::with_capacity(12);
         header.extend_from_slice(&PACK_SIGNATURE);
         header.extend_from_slice(&PACK_VERSION.to_be_bytes());
@@ -92,7 +84,6 @@ impl PackWriter {
             entries,
             header,
             broken: false,
-            writeback_from: 0,
         })
     }
 
@@ -203,13 +194,10 @@ impl PackWriter {
         idx_writer::sort_and_check(hash, &mut entries, &hash.null_id())?;
 
         let temp_pack = self.temp_pack.clone();
-        let (buffered, checksum) = self
+        let (pack_file, checksum) = self
             .out
             .finish_with_trailer()
             .map_err(PackWriteError::io(&temp_pack))?;
-        let pack_file = buffered
-            .into_inner()
-            .map_err(|e| PackWriteError::io(&temp_pack)(e.into_error()))?;
         let pack_size = pack_file
             .metadata()
             .map_err(PackWriteError::io(&temp_pack))?
@@ -302,7 +290,7 @@ impl PackWriter {
         &mut self,
         id: ObjectId,
         offset: u64,
-        write: impl FnOnce(&mut HashingWriter<BufWriter<File>>, &[u8]) -> io::Result<()>,
+        write: impl FnOnce(&mut PackStream, &[u8]) -> io::Result<()>,
     ) -> Result<u64, PackWriteError> {
         if let Err(e) = write(&mut self.out, &self.header) {
             self.broken = true;
@@ -313,31 +301,7 @@ impl PackWriter {
             offset,
             crc32: self.out.crc(),
         });
-        if self.out.bytes_written() >= self.writeback_from + WRITEBACK_STEP {
-            self.start_writeback();
-        }
         Ok(offset)
-    }
-
-    /// Starts writeback of what reached the file since the last call.
-    /// Advisory: errors surface at the final `fsync`.
-    fn start_writeback(&mut self) {
-        #[cfg(target_os = "linux")]
-        {
-            use std::os::fd::AsRawFd as _;
-            let fd = self.out.inner().get_ref().as_raw_fd();
-            // SAFETY: a plain syscall on a file descriptor we own; no memory
-            // is passed.
-            unsafe {
-                libc::sync_file_range(
-                    fd,
-                    self.writeback_from as libc::off64_t,
-                    0,
-                    libc::SYNC_FILE_RANGE_WRITE,
-                );
-            }
-        }
-        self.writeback_from = self.out.bytes_written();
     }
 }
 
