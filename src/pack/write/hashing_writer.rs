@@ -9,29 +9,30 @@ use sha2::Digest as _;
 
 use crate::hash::{HashKind, ObjectId};
 
-/// The running file checksum. SHA-1 checksums use the fast (non
-/// collision-detecting) implementation, as git does for `csum-file.c`.
-enum FileHasher {
+/// The running checksum of a written file (also the `.pack` stream's, see
+/// `pack_stream.rs`). SHA-1 checksums use the fast (non collision-detecting)
+/// implementation, as git does for `csum-file.c`.
+pub(super) enum FileHasher {
     Sha1(sha1::Sha1),
     Sha256(sha2::Sha256),
 }
 
 impl FileHasher {
-    fn new(hash: HashKind) -> Self {
+    pub(super) fn new(hash: HashKind) -> Self {
         match hash {
             HashKind::Sha1 => FileHasher::Sha1(sha1::Sha1::new()),
             HashKind::Sha256 => FileHasher::Sha256(sha2::Sha256::new()),
         }
     }
 
-    fn update(&mut self, bytes: &[u8]) {
+    pub(super) fn update(&mut self, bytes: &[u8]) {
         match self {
             FileHasher::Sha1(h) => h.update(bytes),
             FileHasher::Sha256(h) => h.update(bytes),
         }
     }
 
-    fn finalize(self) -> ObjectId {
+    pub(super) fn finalize(self) -> ObjectId {
         match self {
             FileHasher::Sha1(h) => ObjectId::Sha1(h.finalize().into()),
             FileHasher::Sha256(h) => ObjectId::Sha256(h.finalize().into()),

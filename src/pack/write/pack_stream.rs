@@ -19,8 +19,7 @@ use std::io::{self, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use sha2::Digest as _;
-
+use super::hashing_writer::FileHasher;
 use crate::hash::{HashKind, ObjectId};
 
 /// Bytes per block handed to the helper thread. Blocks in flight (and their
@@ -161,7 +160,7 @@ fn write_blocks(
     todo: Receiver<Vec<u8>>,
     give_back: SyncSender<Vec<u8>>,
 ) -> Written {
-    let mut hasher = Checksum::new(hash);
+    let mut hasher = FileHasher::new(hash);
     let (mut written, mut writeback_from) = (0u64, 0u64);
     for mut block in todo {
         hasher.update(&block);
@@ -178,36 +177,6 @@ fn write_blocks(
     let checksum = hasher.finalize();
     file.write_all(checksum.as_bytes())?;
     Ok((file, checksum))
-}
-
-/// The pack checksum. SHA-1 uses the fast (non collision-detecting)
-/// implementation, as git does for `csum-file.c`.
-enum Checksum {
-    Sha1(sha1::Sha1),
-    Sha256(sha2::Sha256),
-}
-
-impl Checksum {
-    fn new(hash: HashKind) -> Self {
-        match hash {
-            HashKind::Sha1 => Checksum::Sha1(sha1::Sha1::new()),
-            HashKind::Sha256 => Checksum::Sha256(sha2::Sha256::new()),
-        }
-    }
-
-    fn update(&mut self, bytes: &[u8]) {
-        match self {
-            Checksum::Sha1(h) => h.update(bytes),
-            Checksum::Sha256(h) => h.update(bytes),
-        }
-    }
-
-    fn finalize(self) -> ObjectId {
-        match self {
-            Checksum::Sha1(h) => ObjectId::Sha1(h.finalize().into()),
-            Checksum::Sha256(h) => ObjectId::Sha256(h.finalize().into()),
-        }
-    }
 }
 
 /// Starts writeback of what reached `file` from `from` on. Advisory: errors
@@ -234,6 +203,7 @@ fn start_writeback(file: &File, from: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sha2::Digest as _;
     use std::io::Read as _;
 
     fn read_back(mut file: File) -> Vec<u8> {
