@@ -99,7 +99,9 @@ pub fn blob_pass(
             .par_iter()
             .map(|&at| payload(inventory, table, &layouts, at, level, deltas.reuse))
             .collect::<Result<_, _>>()?;
-        let ranges = pieces(searched.len(), |k| key(searched[k]));
+        let ranges = pieces(searched.len(), |k| {
+            Some(key(searched[k])).filter(|&h| h != 0)
+        });
         let (found, carry) = search_pieces(ranges, carry, |range, window| {
             let piece = &searched[range];
             search_piece(inventory, table, &layouts, piece, level, deltas, window)

@@ -74,13 +74,17 @@ pub fn git_order(table: &ObjectTable, i: u32) -> (Reverse<u32>, Reverse<u32>, u3
 /// [`PIECE`] positions that end only where `key` changes (git's
 /// `ll_find_deltas` likewise never splits a run of one name hash between
 /// threads): the objects of one path are searched by one window. A piece
-/// may exceed [`PIECE`] by a whole run.
-pub fn pieces<K: PartialEq>(n: usize, key: impl Fn(usize) -> K) -> Vec<Range<usize>> {
+/// may exceed [`PIECE`] by a whole run. Objects without a name (`None`:
+/// commits, tags, root trees) are no run: git splits its hash-0 runs too,
+/// and a chunk of 1024 commits was otherwise one piece, searched by one
+/// thread while the others waited.
+pub fn pieces<K: PartialEq>(n: usize, key: impl Fn(usize) -> Option<K>) -> Vec<Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     let mut at = PIECE;
     while at < n {
-        if key(at) != key(at - 1) {
+        let here = key(at);
+        if here.is_none() || here != key(at - 1) {
             out.push(start..at);
             start = at;
             at += PIECE;
@@ -133,9 +137,14 @@ mod tests {
         let keys: Vec<usize> = (0..3000)
             .map(|i| if i < 2000 { i / 1000 } else { i })
             .collect();
-        let cut = pieces(keys.len(), |i| keys[i]);
+        let cut = pieces(keys.len(), |i| Some(keys[i]));
         assert_eq!(cut, vec![0..1000, 1000..2000, 2000..2512, 2512..3000]);
-        assert_eq!(pieces(0, |i| i), vec![]);
-        assert_eq!(pieces(5, |_| 0), vec![0..5]);
+        assert_eq!(pieces(0, Some), vec![]);
+        assert_eq!(pieces(5, |_| Some(0)), vec![0..5]);
+        // Unnamed objects are cut every PIECE, like distinct names.
+        assert_eq!(
+            pieces(1100, |_| None::<u32>),
+            vec![0..512, 512..1024, 1024..1100]
+        );
     }
 }

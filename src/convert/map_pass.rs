@@ -276,9 +276,12 @@ fn prepare_chunk(
     } else {
         (0..named.len()).map(|_| Plan::Search).collect()
     };
-    // Pieces end where the type or name hash changes; the first continues
-    // the previous chunk's last window.
-    let key = |k: usize| (named[k].kind, table.name_hash(named[k].at));
+    // Pieces end where the type or name hash changes (unnamed objects
+    // anywhere); the first continues the previous chunk's last window.
+    let key = |k: usize| match table.name_hash(named[k].at) {
+        0 => None,
+        hash => Some((named[k].kind, hash)),
+    };
     let ranges = pieces(named.len(), key);
     let mut plans = plans.into_iter();
     let work: Vec<(usize, Vec<Plan>)> = ranges
