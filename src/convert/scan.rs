@@ -82,35 +82,22 @@ struct Sink {
     scanned: AtomicU64,
 }
 
-fn take<T>(m: Mutex<Vec<T>>) -> Vec<T> {
-    m.into_inner().expect("no panics while holding the lock")
-}
-
-fn take_from<T>(m: &Mutex<Vec<T>>) -> Vec<T> {
+fn take<T>(m: &Mutex<Vec<T>>) -> Vec<T> {
     std::mem::take(&mut *m.lock().expect("no panics while holding the lock"))
 }
 
 impl Sink {
-    /// Takes what was recorded so far, leaving this one empty.
-    fn drain(&self) -> Sink {
-        Sink {
-            named: Mutex::new(take_from(&self.named)),
-            edges: Mutex::new(take_from(&self.edges)),
-            missing: Mutex::new(take_from(&self.missing)),
-            gitlinks: Mutex::new(take_from(&self.gitlinks)),
-            bytes: AtomicU64::new(self.bytes.swap(0, Ordering::Relaxed)),
-            scanned: AtomicU64::new(self.scanned.swap(0, Ordering::Relaxed)),
-        }
-    }
-
-    fn into_parts(self) -> (ScanRecords, Vec<MissingReference>, u64) {
+    /// Takes what was recorded so far (a batch's sink may be shared by
+    /// threads still working on other batches), leaving it empty.
+    fn take_parts(&self) -> (ScanRecords, Vec<MissingReference>, u64) {
         let records = ScanRecords {
-            named: take(self.named),
-            edges: take(self.edges),
-            gitlinks: take(self.gitlinks),
-            bytes: self.bytes.into_inner(),
+            named: take(&self.named),
+            edges: take(&self.edges),
+            gitlinks: take(&self.gitlinks),
+            bytes: self.bytes.swap(0, Ordering::Relaxed),
         };
-        (records, take(self.missing), self.scanned.into_inner())
+        let scanned = self.scanned.swap(0, Ordering::Relaxed);
+        (records, take(&self.missing), scanned)
     }
 }
 
@@ -128,8 +115,8 @@ impl Batches<'_> {
     /// Ends a batch: its records become durable, then count as scanned.
     /// A batch that found missing objects is not checkpointed: the run is
     /// refused anyway, and a later one must find them again.
-    fn finish(&mut self, sink: Sink) -> Result<(), ConvertError> {
-        let (records, missing, scanned) = sink.into_parts();
+    fn finish(&mut self, sink: &Sink) -> Result<(), ConvertError> {
+        let (records, missing, scanned) = sink.take_parts();
         if missing.is_empty() && !records.named.is_empty() {
             self.checkpoint.append(&records)?;
             self.hooks.kill_point(phase::SCAN_BATCH);
@@ -231,7 +218,7 @@ pub fn scan(
                         let kind = read_cache::read(inventory, table_ref, at, &mut body)?;
                         scanner.take(&sink, at, kind, &body, || pack_path.display().to_string())
                     })?;
-                    batches.finish(sink)?;
+                    batches.finish(&sink)?;
                 }
                 continue;
             }
@@ -275,11 +262,10 @@ pub fn scan(
                     scanner.take(sink, at, kind, body, || pack_path.display().to_string())
                 },
                 &|b| {
-                    let sink = sinks[b].drain();
                     finisher
                         .lock()
                         .expect("no panics while holding the lock")
-                        .finish(sink)
+                        .finish(&sinks[b])
                 },
             )?;
         }
@@ -296,7 +282,7 @@ pub fn scan(
                             .to_string()
                     })
                 })?;
-            batches.finish(sink)?;
+            batches.finish(&sink)?;
         }
     }
     let Batches {
