@@ -86,6 +86,9 @@ impl PackStream {
     /// Writes everything still staged, then the checksum of all of it as the
     /// trailer; returns the file (not yet synced) and the checksum.
     pub fn finish_with_trailer(mut self) -> io::Result<(File, ObjectId)> {
+        if self.blocks.is_none() {
+            return Err(failed_earlier());
+        }
         if !self.staged.is_empty() {
             self.ship()?;
         }
@@ -123,7 +126,7 @@ impl PackStream {
 impl Write for PackStream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.blocks.is_none() {
-            return Err(io::Error::other("the pack stream failed earlier"));
+            return Err(failed_earlier());
         }
         let take = (BLOCK - self.staged.len()).min(buf.len());
         self.staged.extend_from_slice(&buf[..take]);
@@ -150,6 +153,12 @@ impl Drop for PackStream {
             let _ = thread.join();
         }
     }
+}
+
+/// What a write or finish after a failed write gets (the failure itself
+/// was returned to the write that met it).
+fn failed_earlier() -> io::Error {
+    io::Error::other("the pack stream failed earlier")
 }
 
 /// The helper thread: hash, write and start writeback of each block in
@@ -269,7 +278,14 @@ mod tests {
             }
         }
         let error = match failed {
-            Some(e) => e,
+            Some(e) => {
+                // After that, the stream refuses more instead of panicking.
+                let again = stream.write_all(&block).unwrap_err();
+                assert_eq!(again.to_string(), failed_earlier().to_string());
+                let finished = stream.finish_with_trailer().unwrap_err();
+                assert_eq!(finished.to_string(), failed_earlier().to_string());
+                e
+            }
             None => stream.finish_with_trailer().unwrap_err(),
         };
         assert!(
