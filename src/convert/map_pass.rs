@@ -3,8 +3,10 @@
 //!
 //! Each wave is cut into chunks; a chunk is read, translated, hashed and
 //! deflated in parallel, then appended to the pack in a fixed order, so the
-//! output does not depend on the thread count. The output is segmented
-//! (`journal.rs`): a chunk boundary is where Ctrl-C stops a run.
+//! output does not depend on the thread count. Chunks are prepared ahead
+//! of the appends, starting while the blob pass still writes
+//! ([`after_blobs`]). The output is segmented (`journal.rs`): a chunk
+//! boundary is where Ctrl-C stops a run.
 //!
 //! Deltas: an object the source pack stores as a delta against another
 //! object of an earlier chunk is stored as a delta against that object's
@@ -24,6 +26,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -62,6 +65,7 @@ pub struct MapOutcome {
 }
 
 struct Translated {
+    at: u32,
     sha1: ObjectId,
     kind: ObjectKind,
     sha256: [u8; 32],
@@ -69,70 +73,194 @@ struct Translated {
     unknown_headers: Vec<String>,
 }
 
+impl Translated {
+    /// Bytes it holds until appended.
+    fn held(&self) -> u64 {
+        let held = match &self.stored {
+            Stored::Whole { zlib, .. } => zlib.len(),
+            Stored::Delta { zlib, .. } => zlib.len(),
+        };
+        held as u64
+    }
+}
+
 /// How a translated object goes into the pack.
 enum Stored {
     /// Whole: its zlib stream.
     Whole { size: u64, zlib: Vec<u8> },
-    /// A delta against `base` (SHA-256), with the body kept in case the
-    /// base is not in the current segment.
+    /// A delta against `base` (SHA-256). Should the base land in an
+    /// earlier segment, the object is translated again and stored whole:
+    /// rare (segment boundaries), and keeping every delta's whole body
+    /// until its append held far more memory than the deltas.
     Delta {
         base: ObjectId,
         delta_size: u64,
         zlib: Vec<u8>,
-        body: Vec<u8>,
     },
 }
 
+/// Compressed bytes of prepared chunks that may wait for the pack.
+const AHEAD_BYTES: u64 = 64 << 20;
+
+/// Runs `blobs` (the blob pass, which appends first) and then the map
+/// pass, as a pipeline: while the pack is busy (the blob pass, then the
+/// appends of prepared chunks, sequential: the pack stream and its
+/// checksum), the next chunks are read, translated, named and compressed
+/// on the other threads, in order, up to [`AHEAD_BYTES`] ahead. The blob
+/// pass is bound by the output pack's SHA-256 and the source's reads, so
+/// the map pass starts on the threads it leaves idle. Preparing a chunk
+/// needs only the names of the chunks before it, set when they were
+/// prepared; the window of a chunk's last piece continues into the next.
+/// The output is the same however far ahead the preparing got.
 #[allow(clippy::too_many_arguments)]
-pub fn map_pass(
+pub fn after_blobs<R: Send>(
+    blobs: impl FnOnce(&mut SegmentWriter<'_, '_>) -> Result<R, ConvertError> + Send,
     inventory: &Inventory,
-    table: &mut ObjectTable,
+    table: &ObjectTable,
     waves: Vec<Vec<u32>>,
     opts: TranslateOptions,
     level: u32,
     deltas: DeltaOptions,
     pack: &mut SegmentWriter<'_, '_>,
     progress: &dyn Progress,
-) -> Result<MapOutcome, ConvertError> {
+) -> Result<(R, MapOutcome), ConvertError> {
     let total: usize = waves.iter().map(Vec::len).sum();
-    progress.start("translating trees, commits, tags", Some(total as u64));
     let mut outcome = MapOutcome::default();
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let waves = search_order(table, waves, deltas);
     let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
-    let prepare = |table: &mut ObjectTable, chunk: &Chunk<'_>, carry: Option<Windows>| {
-        prepare_chunk(
-            inventory, table, &layouts, chunk, opts, level, deltas, carry,
-        )
+    let mut ahead = Ahead {
+        chunks: &chunks,
+        next: 0,
+        carry: None,
+        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| {
+            prepare_chunk(
+                inventory, table, &layouts, chunk, opts, level, deltas, carry,
+            )
+        },
     };
-    // A pipeline of two: chunk k is appended (sequential: the pack stream
-    // and its checksum) while chunk k+1 is read, translated, named and
-    // compressed on the other threads. Preparing k+1 needs only the names
-    // of chunks up to k, which were set when k was prepared.
-    // The window of a chunk's last piece continues into the next chunk.
-    let mut ready = chunks
-        .first()
-        .map(|c| prepare(table, c, None))
-        .transpose()?;
-    for (k, chunk) in chunks.iter().enumerate() {
-        let (done, carry) = ready.take().expect("prepared before its turn");
-        let (appended, next) = rayon::join(
-            || append(pack, done, level, &mut outcome),
+    // The pack's work runs on this thread, first (alone with one thread);
+    // the other side prepares at least one chunk, then more while the
+    // pack is busy.
+    let whole = |at| read_translated(inventory, table, at, opts).map(|(_, body, _)| body);
+    let busy = AtomicBool::new(true);
+    let idle = idle_pool();
+    let (blobs, mut ready) = rayon::join(
+        || {
+            let done = blobs(pack);
+            busy.store(false, Ordering::Release);
+            done
+        },
+        || match &idle {
+            Some(idle) => idle.install(|| ahead.prepare_while(&busy)),
+            None => ahead.prepare_while(&busy),
+        },
+    );
+    drop(idle);
+    let blobs = blobs?;
+    progress.start("translating trees, commits, tags", Some(total as u64));
+    loop {
+        let backlog = ready?;
+        if backlog.is_empty() {
+            break;
+        }
+        busy.store(true, Ordering::Relaxed);
+        let appended;
+        (appended, ready) = rayon::join(
             || {
-                chunks
-                    .get(k + 1)
-                    .map(|c| prepare(table, c, carry))
-                    .transpose()
+                let done = append_all(pack, backlog, level, &whole, &mut outcome);
+                busy.store(false, Ordering::Release);
+                done
             },
+            || ahead.prepare_while(&busy),
         );
-        appended?;
-        ready = next?;
-        outcome.translated += chunk.len() as u64;
-        progress.advance(chunk.len() as u64);
-        pack.checkpoint()?;
+        let objects = appended?;
+        outcome.translated += objects;
+        progress.advance(objects);
     }
     progress.finish();
-    Ok(outcome)
+    Ok((blobs, outcome))
+}
+
+/// Threads that run only when a core would otherwise be idle (Linux's
+/// SCHED_IDLE), to prepare chunks beside the blob pass: at normal priority
+/// they took their share of the cores from the blob pass's appender and
+/// pack hasher, which gained them nothing (500k: blobs 0.92 -> 1.42 s).
+/// None with one thread, or where the policy cannot be set.
+fn idle_pool() -> Option<rayon::ThreadPool> {
+    let threads = rayon::current_num_threads();
+    if threads < 2 || !cfg!(target_os = "linux") {
+        return None;
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("map-ahead-{i}"))
+        .start_handler(|_| lower_priority())
+        .build()
+        .ok()
+}
+
+#[cfg(target_os = "linux")]
+fn lower_priority() {
+    let param = libc::sched_param { sched_priority: 0 };
+    // SAFETY: plain syscall on the calling thread with a valid parameter.
+    // Failing leaves the thread at normal priority, which is only slower.
+    unsafe {
+        libc::sched_setscheduler(0, libc::SCHED_IDLE, &param);
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn lower_priority() {}
+
+/// The chunks not prepared yet, in order, and the window the last
+/// prepared one ended with.
+struct Ahead<'c, 'w, P> {
+    chunks: &'c [Chunk<'w>],
+    next: usize,
+    carry: Option<Windows>,
+    prepare: P,
+}
+
+impl<P> Ahead<'_, '_, P>
+where
+    P: Fn(&Chunk<'_>, Option<Windows>) -> Result<(Vec<Translated>, Option<Windows>), ConvertError>,
+{
+    /// Prepares the next chunk, then more while `busy` holds and they stay
+    /// under [`AHEAD_BYTES`]; empty once every chunk was prepared.
+    fn prepare_while(&mut self, busy: &AtomicBool) -> Result<Vec<Vec<Translated>>, ConvertError> {
+        let mut ready = Vec::new();
+        let mut bytes = 0;
+        while let Some(chunk) = self.chunks.get(self.next) {
+            if !ready.is_empty() && (bytes >= AHEAD_BYTES || !busy.load(Ordering::Acquire)) {
+                break;
+            }
+            let (done, carry) = (self.prepare)(chunk, self.carry.take())?;
+            bytes += done.iter().map(Translated::held).sum::<u64>();
+            ready.push(done);
+            self.carry = carry;
+            self.next += 1;
+        }
+        Ok(ready)
+    }
+}
+
+/// Appends prepared chunks in order, each a checkpoint; returns how many
+/// objects went in.
+fn append_all(
+    pack: &mut SegmentWriter<'_, '_>,
+    chunks: Vec<Vec<Translated>>,
+    level: u32,
+    whole: &Rebuild<'_>,
+    outcome: &mut MapOutcome,
+) -> Result<u64, ConvertError> {
+    let mut objects = 0;
+    for done in chunks {
+        objects += done.len() as u64;
+        append(pack, done, level, whole, outcome)?;
+        pack.checkpoint()?;
+    }
+    Ok(objects)
 }
 
 /// Each wave in the order its objects are written: with `--no-reuse-deltas`
@@ -172,6 +300,7 @@ enum Chunk<'w> {
 }
 
 impl Chunk<'_> {
+    #[cfg(test)]
     fn len(&self) -> usize {
         match self {
             Chunk::OfWave(objects) => objects.len(),
@@ -216,7 +345,7 @@ fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
 #[allow(clippy::too_many_arguments)]
 fn prepare_chunk(
     inventory: &Inventory,
-    table: &mut ObjectTable,
+    table: &ObjectTable,
     layouts: &[PackLayout],
     chunk: &Chunk<'_>,
     opts: TranslateOptions,
@@ -233,7 +362,7 @@ fn prepare_chunk(
                 .map(|&at| name_one(inventory, table, at, opts))
                 .collect::<Result<_, _>>()?;
             for n in &named {
-                table.set_sha256(n.at, n.sha256);
+                table.name(n.at, n.sha256);
             }
             named
         }
@@ -251,7 +380,7 @@ fn prepare_chunk(
             for (&at, (kind, body)) in objects.iter().zip(sources) {
                 let (out, notes) = translated(table, at, kind, &body, opts)?;
                 let n = named(at, kind, body, out, notes);
-                table.set_sha256(at, n.sha256);
+                table.name(at, n.sha256);
                 named_in_order.push(n);
             }
             named_in_order
@@ -296,19 +425,13 @@ fn prepare_chunk(
     let translated = stored
         .into_iter()
         .zip(named)
-        .map(|(mut stored, n)| {
-            // A delta keeps its whole body in case its base lands in an
-            // earlier segment: moved here rather than copied in `delta`.
-            if let Stored::Delta { body, .. } = &mut stored {
-                *body = n.body;
-            }
-            Translated {
-                sha1: table.sha1(n.at),
-                kind: n.kind,
-                sha256: n.sha256,
-                stored,
-                unknown_headers: n.unknown_headers,
-            }
+        .map(|(stored, n)| Translated {
+            at: n.at,
+            sha1: table.sha1(n.at),
+            kind: n.kind,
+            sha256: n.sha256,
+            stored,
+            unknown_headers: n.unknown_headers,
         })
         .collect();
     Ok((translated, carry))
@@ -337,12 +460,16 @@ enum SourcePairing {
     Unserved,
 }
 
+/// The translated form of a source object, made again.
+type Rebuild<'a> = dyn Fn(u32) -> Result<Vec<u8>, ConvertError> + Sync + 'a;
+
 /// Appends a prepared chunk in order. A delta whose base went into an
 /// earlier segment (packs do not refer to each other) is stored whole.
 fn append(
     pack: &mut SegmentWriter<'_, '_>,
     done: Vec<Translated>,
     level: u32,
+    whole: &Rebuild<'_>,
     outcome: &mut MapOutcome,
 ) -> Result<(), ConvertError> {
     for t in done {
@@ -355,11 +482,11 @@ fn append(
                 base,
                 delta_size,
                 zlib,
-                body,
             } => {
                 if pack.add_delta_compressed(t.sha1, sha256, t.kind, &base, delta_size, &zlib)? {
                     outcome.deltas += 1;
                 } else {
+                    let body = whole(t.at)?;
                     let zlib = deflate(&body, level);
                     pack.add_compressed(t.sha1, sha256, t.kind, body.len() as u64, &zlib)?;
                 }
@@ -446,7 +573,6 @@ impl ChunkContext<'_> {
             base,
             delta_size: delta.len() as u64,
             zlib: deflate(delta, self.level),
-            body: Vec::new(), // moved in by prepare_chunk
         }
     }
 

@@ -306,23 +306,27 @@ fn convert_in_pool(
             opts.depth,
         );
         // Blobs first: every tree may name them, and a map row is committed
-        // only after the rows of everything it references.
+        // only after the rows of everything it references. The map pass
+        // prepares its first chunks meanwhile.
         let deltas = delta_search::DeltaOptions {
             window: opts.window,
             depth: opts.depth,
             reuse: opts.reuse_deltas,
         };
-        outcome.blobs_copied_compressed = blob_pass::blob_pass(
+        let table = &table;
+        let (blobs_copied, mapped) = map_pass::after_blobs(
+            |segments| {
+                blob_pass::blob_pass(
+                    &inventory,
+                    table,
+                    opts.compression,
+                    deltas,
+                    segments,
+                    progress,
+                )
+            },
             &inventory,
-            &table,
-            opts.compression,
-            deltas,
-            &mut segments,
-            progress,
-        )?;
-        let mapped = map_pass::map_pass(
-            &inventory,
-            &mut table,
+            table,
             waves,
             topts,
             opts.compression,
@@ -330,6 +334,7 @@ fn convert_in_pool(
             &mut segments,
             progress,
         )?;
+        outcome.blobs_copied_compressed = blobs_copied;
         outcome.unknown_headers = mapped.unknown_headers;
         // The last segment's finish (fsync, idx, commit) runs on.
         progress.start("finishing packs", None);
