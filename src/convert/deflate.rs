@@ -25,13 +25,20 @@ use libdeflater::{CompressionLvl, Compressor};
 /// Largest input compressed at level 1 whatever level was asked for.
 pub const SMALL_INPUT: usize = 1024;
 
+/// Outputs up to this size are compressed into a buffer the thread keeps
+/// and copied out at their exact size; larger ones get their own buffer.
+const SCRATCH_MAX: usize = 1 << 20;
+
 thread_local! {
     /// This thread's compressors, with the level each was made for.
     static DEFLATERS: RefCell<Vec<(u32, Compressor)>> = const { RefCell::new(Vec::new()) };
+    static SCRATCH: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The zlib stream of `data` at `level` (0-9; inputs up to [`SMALL_INPUT`]
-/// bytes at most 1), as a pack entry stores it.
+/// bytes at most 1), as a pack entry stores it. The result's capacity is
+/// its length: prepared chunks wait in memory as these, and the bound a
+/// compressor needs is about the input's size.
 pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
     let level = match level.min(9) {
         level if data.len() <= SMALL_INPUT => level.min(1),
@@ -47,12 +54,25 @@ pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
             }
         };
         let z = &mut made[at].1;
-        let mut out = vec![0u8; z.zlib_compress_bound(data.len())];
-        let n = z
-            .zlib_compress(data, &mut out)
-            .expect("the bound leaves room for any input");
-        out.truncate(n);
-        out
+        let bound = z.zlib_compress_bound(data.len());
+        let mut compress = |out: &mut [u8]| {
+            z.zlib_compress(data, out)
+                .expect("the bound leaves room for any input")
+        };
+        if bound > SCRATCH_MAX {
+            let mut out = vec![0u8; bound];
+            let n = compress(&mut out);
+            out.truncate(n);
+            out.shrink_to_fit();
+            return out;
+        }
+        SCRATCH.with_borrow_mut(|scratch| {
+            if scratch.len() < bound {
+                scratch.resize(bound, 0);
+            }
+            let n = compress(&mut scratch[..bound]);
+            scratch[..n].to_vec()
+        })
     })
 }
 
@@ -91,6 +111,8 @@ mod tests {
             // Either side of the small-input limit.
             text(SMALL_INPUT),
             text(SMALL_INPUT + 1),
+            // Past the kept buffer.
+            text(SCRATCH_MAX + 1),
         ];
         let levels = [0, 1, 6, 9, 6];
         // A thread of its own: there, every state is used for the first time.
