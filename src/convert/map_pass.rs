@@ -66,7 +66,6 @@ pub struct MapOutcome {
 
 struct Translated {
     at: u32,
-    sha1: ObjectId,
     kind: ObjectKind,
     sha256: [u8; 32],
     stored: Stored,
@@ -76,11 +75,8 @@ struct Translated {
 impl Translated {
     /// Bytes it holds until appended.
     fn held(&self) -> u64 {
-        let held = match &self.stored {
-            Stored::Whole { zlib, .. } => zlib.len(),
-            Stored::Delta { zlib, .. } => zlib.len(),
-        };
-        held as u64
+        let (Stored::Whole { zlib, .. } | Stored::Delta { zlib, .. }) = &self.stored;
+        zlib.len() as u64
     }
 }
 
@@ -144,19 +140,8 @@ pub fn after_blobs<R: Send>(
             )
         },
     };
-    // The pack's work runs on this thread, first (alone with one thread);
-    // the other side prepares at least one chunk, then more while the
-    // pack is busy.
     let whole = |at| read_translated(inventory, table, at, opts).map(|(_, body, _)| body);
-    let busy = AtomicBool::new(true);
-    let (blobs, mut ready) = rayon::join(
-        || {
-            let done = blobs(pack);
-            busy.store(false, Ordering::Release);
-            done
-        },
-        || ahead.prepare_while(&busy),
-    );
+    let (blobs, mut ready) = ahead.beside(|| blobs(pack));
     let blobs = blobs?;
     progress.start("translating trees, commits, tags", Some(total as u64));
     loop {
@@ -164,16 +149,9 @@ pub fn after_blobs<R: Send>(
         if backlog.is_empty() {
             break;
         }
-        busy.store(true, Ordering::Relaxed);
         let appended;
-        (appended, ready) = rayon::join(
-            || {
-                let done = append_all(pack, backlog, level, &whole, &mut outcome);
-                busy.store(false, Ordering::Release);
-                done
-            },
-            || ahead.prepare_while(&busy),
-        );
+        (appended, ready) =
+            ahead.beside(|| append_all(pack, backlog, level, table, &whole, &mut outcome));
         let objects = appended?;
         outcome.translated += objects;
         progress.advance(objects);
@@ -193,8 +171,27 @@ struct Ahead<'c, 'w, P> {
 
 impl<P> Ahead<'_, '_, P>
 where
-    P: Fn(&Chunk<'_>, Option<Windows>) -> Result<(Vec<Translated>, Option<Windows>), ConvertError>,
+    P: Fn(&Chunk<'_>, Option<Windows>) -> Result<(Vec<Translated>, Option<Windows>), ConvertError>
+        + Send,
 {
+    /// Runs `pack_work` on this thread (first, alone with one thread) while
+    /// the other side prepares the next chunk, then more until `pack_work`
+    /// ends; returns both results.
+    fn beside<T: Send>(
+        &mut self,
+        pack_work: impl FnOnce() -> T + Send,
+    ) -> (T, Result<Vec<Vec<Translated>>, ConvertError>) {
+        let busy = AtomicBool::new(true);
+        rayon::join(
+            || {
+                let done = pack_work();
+                busy.store(false, Ordering::Release);
+                done
+            },
+            || self.prepare_while(&busy),
+        )
+    }
+
     /// Prepares the next chunk, then more while `busy` holds and they stay
     /// under [`AHEAD_BYTES`]; empty once every chunk was prepared.
     fn prepare_while(&mut self, busy: &AtomicBool) -> Result<Vec<Vec<Translated>>, ConvertError> {
@@ -220,13 +217,14 @@ fn append_all(
     pack: &mut SegmentWriter<'_, '_>,
     chunks: Vec<Vec<Translated>>,
     level: u32,
+    table: &ObjectTable,
     whole: &Rebuild<'_>,
     outcome: &mut MapOutcome,
 ) -> Result<u64, ConvertError> {
     let mut objects = 0;
     for done in chunks {
         objects += done.len() as u64;
-        append(pack, done, level, whole, outcome)?;
+        append(pack, done, level, table, whole, outcome)?;
         pack.checkpoint()?;
     }
     Ok(objects)
@@ -396,7 +394,6 @@ fn prepare_chunk(
         .zip(named)
         .map(|(stored, n)| Translated {
             at: n.at,
-            sha1: table.sha1(n.at),
             kind: n.kind,
             sha256: n.sha256,
             stored,
@@ -438,26 +435,28 @@ fn append(
     pack: &mut SegmentWriter<'_, '_>,
     done: Vec<Translated>,
     level: u32,
+    table: &ObjectTable,
     whole: &Rebuild<'_>,
     outcome: &mut MapOutcome,
 ) -> Result<(), ConvertError> {
     for t in done {
+        let sha1 = table.sha1(t.at);
         let sha256 = ObjectId::Sha256(t.sha256);
         match t.stored {
             Stored::Whole { size, zlib } => {
-                pack.add_compressed(t.sha1, sha256, t.kind, size, &zlib)?
+                pack.add_compressed(sha1, sha256, t.kind, size, &zlib)?
             }
             Stored::Delta {
                 base,
                 delta_size,
                 zlib,
             } => {
-                if pack.add_delta_compressed(t.sha1, sha256, t.kind, &base, delta_size, &zlib)? {
+                if pack.add_delta_compressed(sha1, sha256, t.kind, &base, delta_size, &zlib)? {
                     outcome.deltas += 1;
                 } else {
                     let body = whole(t.at)?;
                     let zlib = deflate(&body, level);
-                    pack.add_compressed(t.sha1, sha256, t.kind, body.len() as u64, &zlib)?;
+                    pack.add_compressed(sha1, sha256, t.kind, body.len() as u64, &zlib)?;
                 }
             }
         }
