@@ -23,7 +23,7 @@ use std::cell::RefCell;
 use libdeflater::{CompressionLvl, Compressor};
 
 /// Largest input compressed at level 1 whatever level was asked for.
-pub const SMALL_INPUT: usize = 1024;
+const SMALL_INPUT: usize = 1024;
 
 /// Outputs up to this size are compressed into a buffer the thread keeps
 /// and copied out at their exact size; larger ones get their own buffer.
