@@ -34,9 +34,11 @@ pub struct ConvertArgs {
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=9))]
     compression: u32,
     /// Delta search: objects tried as bases for each object that needs one
-    /// (as git repack --window).
-    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(0..=10000))]
-    window: u64,
+    /// (as git repack --window). Default: 10 when the source pairing is
+    /// reused (as git repack -a), 250 with --no-reuse-deltas (as git
+    /// repack -f --window=250).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=10000))]
+    window: Option<u64>,
     /// Longest delta chain written (as git repack --depth; git's limit is 4095).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=4095))]
     depth: u32,
@@ -87,7 +89,14 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         strict_headers: args.strict_headers,
         force: args.force,
         compression: args.compression,
-        window: args.window as usize,
+        window: args.window.map_or(
+            if args.no_reuse_deltas {
+                ConvertOptions::SEARCH_ALL_WINDOW
+            } else {
+                ConvertOptions::FALLBACK_WINDOW
+            },
+            |w| w as usize,
+        ),
         depth: args.depth,
         reuse_deltas: !args.no_reuse_deltas,
         jobs: args.jobs,
