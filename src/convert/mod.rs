@@ -355,11 +355,20 @@ fn convert_in_pool(
         Ok(())
     })?;
 
-    progress.start("writing refs", None);
+    progress.start("writing refs, indexing map", None);
     hooks.check_interrupt()?;
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
-    let refs_done =
-        refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper)?;
+    // The map's index build (SQLite, mostly one core) and the refs (file
+    // creation and fdatasync, mostly waiting) need nothing of each other:
+    // they run side by side. --rekey-notes needs the index first.
+    let (refs_done, indexed) = std::thread::scope(|scope| {
+        let index = (!opts.rekey_notes).then(|| scope.spawn(|| map.finish_load()));
+        let refs = refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper);
+        let indexed = index.map(|build| build.join().expect("the index build does not panic"));
+        (refs, indexed)
+    });
+    let refs_done = refs_done?;
+    indexed.transpose()?;
     let mut ref_files = refs_done.files.clone();
     if opts.rekey_notes {
         // The reverse index tells created trees from translated ones.
@@ -376,7 +385,8 @@ fn convert_in_pool(
     outcome.reflog_entries_dropped = refs_done.reflog_entries_dropped;
     outcome.pseudo_refs_dropped = refs_done.pseudo_refs_dropped.clone();
 
-    progress.start("indexing map", None);
+    progress.start("recording completion", None);
+    // Built above (a no-op then), or after the notes were rekeyed.
     map.finish_load()?;
     map.set_meta("state", "complete")?;
     map.finish_run(run)?;
