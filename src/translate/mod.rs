@@ -99,7 +99,13 @@ fn map_id(
         HashKind::Sha1 => &WELL_KNOWN[0],
         HashKind::Sha256 => &WELL_KNOWN[1],
     };
-    if let Some(i) = known(from).iter().position(|w| w == id) {
+    // Every tree entry comes through here: the first byte rules out the
+    // three well-known ids before any whole-id compare (a memcmp call).
+    let first = id.as_bytes()[0];
+    if let Some(i) = known(from)
+        .iter()
+        .position(|w| w.as_bytes()[0] == first && w == id)
+    {
         return Ok(Some(known(to)[i]));
     }
     match map.map_id(id) {
