@@ -105,7 +105,16 @@ run() {
         echo "$label failed" >&2
         return 1
     }
-    read -r wall user sys maxrss <"$tf"
+    # The figures are time's last line (a note such as "Command exited
+    # with non-zero status" may come first); a sample that does not parse
+    # is reported and left out rather than counted as zero in a median.
+    read -r wall user sys maxrss < <(tail -n 1 "$tf")
+    local number='^[0-9]+([.][0-9]+)?$'
+    if ! [[ $wall =~ $number && $user =~ $number && $sys =~ $number && $maxrss =~ $number ]]; then
+        echo "$label: unreadable timing, sample skipped: $(tr '\n' ' ' <"$tf")" >&2
+        rm -f "$tf"
+        return 0
+    fi
     rm -f "$tf"
     echo "$label $wall $(echo "$user + $sys" | bc) $maxrss $peak" >>"$results"
 }
