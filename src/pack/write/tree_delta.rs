@@ -15,6 +15,7 @@
 use std::cmp::Ordering;
 
 use super::delta_encode::{push_copies, push_inserts, push_varint};
+use crate::object::find_nul;
 
 /// A shared `mode SP name NUL` shorter than this goes in as literal bytes:
 /// a copy opcode costs up to 5 bytes, and splitting the literal run costs
@@ -134,7 +135,7 @@ fn entries(body: &[u8], id_len: usize) -> Option<Vec<Entry>> {
             Some([_, b' ']) => pos + 6,
             _ => pos + body[pos..].iter().position(|&b| b == b' ')?,
         };
-        let nul = find_nul(body, space)?;
+        let nul = space + find_nul(&body[space..])?;
         let end = nul + 1 + id_len;
         if end > body.len() {
             return None;
@@ -148,23 +149,6 @@ fn entries(body: &[u8], id_len: usize) -> Option<Vec<Entry>> {
         pos = end;
     }
     Some(out)
-}
-
-/// The first NUL at or after `from`, eight bytes at a time (names are
-/// most of a tree's bytes, and this is the hot loop of the merge).
-fn find_nul(body: &[u8], from: usize) -> Option<usize> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGHS: u64 = 0x8080_8080_8080_8080;
-    let mut at = from;
-    while let Some(word) = body.get(at..at + 8) {
-        let w = u64::from_le_bytes(word.try_into().expect("8 bytes"));
-        let zero = w.wrapping_sub(ONES) & !w & HIGHS;
-        if zero != 0 {
-            return Some(at + (zero.trailing_zeros() / 8) as usize);
-        }
-        at += 8;
-    }
-    body[at..].iter().position(|&b| b == 0).map(|i| at + i)
 }
 
 /// git's tree order (`base_name_compare`): names compare bytewise, a
