@@ -84,19 +84,21 @@ pub struct ConvertArgs {
     timings: bool,
 }
 
+/// `--window`, or its default for the delta mode.
+fn delta_window(window: Option<u64>, no_reuse_deltas: bool) -> usize {
+    match (window, no_reuse_deltas) {
+        (Some(w), _) => w as usize,
+        (None, false) => ConvertOptions::FALLBACK_WINDOW,
+        (None, true) => ConvertOptions::SEARCH_ALL_WINDOW,
+    }
+}
+
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let opts = ConvertOptions {
         strict_headers: args.strict_headers,
         force: args.force,
         compression: args.compression,
-        window: args.window.map_or(
-            if args.no_reuse_deltas {
-                ConvertOptions::SEARCH_ALL_WINDOW
-            } else {
-                ConvertOptions::FALLBACK_WINDOW
-            },
-            |w| w as usize,
-        ),
+        window: delta_window(args.window, args.no_reuse_deltas),
         depth: args.depth,
         reuse_deltas: !args.no_reuse_deltas,
         jobs: args.jobs,
@@ -243,4 +245,17 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         eprintln!("map: {}", outcome.map_path.display());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_defaults_to_the_delta_mode() {
+        assert_eq!(delta_window(None, false), 10);
+        assert_eq!(delta_window(None, true), 250);
+        assert_eq!(delta_window(Some(0), true), 0);
+        assert_eq!(delta_window(Some(40), false), 40);
+    }
 }

@@ -80,6 +80,9 @@ pub struct ConvertOptions {
     /// zlib level for newly compressed data.
     pub compression: u32,
     /// `--window`: candidates the delta search tries per object.
+    /// [`ConvertOptions::new`] sets [`ConvertOptions::FALLBACK_WINDOW`],
+    /// meant for `reuse_deltas`; without reuse the CLI uses
+    /// [`ConvertOptions::SEARCH_ALL_WINDOW`].
     pub window: usize,
     /// `--depth`: the longest delta chain written.
     pub depth: u32,
