@@ -363,19 +363,18 @@ fn convert_in_pool(
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
     // The map's index build (SQLite, mostly one core) and the refs (file
     // creation and fdatasync, mostly waiting) need nothing of each other:
-    // they run side by side. --rekey-notes needs the index first.
+    // they run side by side.
     let (refs_done, indexed) = std::thread::scope(|scope| {
-        let index = (!opts.rekey_notes).then(|| scope.spawn(|| map.finish_load()));
+        let index = scope.spawn(|| map.finish_load());
         let refs = refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper);
-        let indexed = index.map(|build| build.join().expect("the index build does not panic"));
-        (refs, indexed)
+        (refs, index.join().expect("the index build does not panic"))
     });
     let refs_done = refs_done?;
-    indexed.transpose()?;
+    indexed?;
     let mut ref_files = refs_done.files.clone();
     if opts.rekey_notes {
-        // The reverse index tells created trees from translated ones.
-        map.finish_load()?;
+        // The reverse index, built above, tells created trees from
+        // translated ones.
         let (rekeyed, files) =
             rekey_notes::rekey_notes(&source_refs, &inventory, &table, &dest.path, &mut map)?;
         outcome.interop.notes_rekeyed = rekeyed;
@@ -389,8 +388,6 @@ fn convert_in_pool(
     outcome.pseudo_refs_dropped = refs_done.pseudo_refs_dropped.clone();
 
     progress.start("recording completion", None);
-    // Built above (a no-op then), or after the notes were rekeyed.
-    map.finish_load()?;
     map.set_meta("state", "complete")?;
     map.finish_run(run)?;
     scan_checkpoint::remove(&checkpoint)?;
