@@ -704,21 +704,25 @@ fn translated(
     opts: TranslateOptions,
 ) -> Result<(Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
     let mut out = Vec::with_capacity(body.len() + body.len() / 2);
-    let mapper = |id: &ObjectId| table.map_sha1(id);
-    let notes = translate_object(
-        kind,
-        body,
-        HashKind::Sha1,
-        HashKind::Sha256,
-        &mapper,
-        opts,
-        &mut out,
-    )
-    .map_err(|source| ConvertError::Translate {
-        id: table.sha1(at),
-        kind,
-        source,
-    })?;
+    let notes = table
+        .with_recent(|recent| {
+            let recent = std::cell::RefCell::new(recent);
+            let mapper = |id: &ObjectId| recent.borrow_mut().map_sha1(id);
+            translate_object(
+                kind,
+                body,
+                HashKind::Sha1,
+                HashKind::Sha256,
+                &mapper,
+                opts,
+                &mut out,
+            )
+        })
+        .map_err(|source| ConvertError::Translate {
+            id: table.sha1(at),
+            kind,
+            source,
+        })?;
     Ok((out, notes))
 }
 

@@ -31,6 +31,7 @@ mod notes_tree;
 mod pack_layout;
 mod progress;
 mod read_cache;
+mod recent_lookups;
 mod rekey_notes;
 mod resume;
 mod resume_hooks;

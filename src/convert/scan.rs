@@ -441,21 +441,24 @@ fn record(
         }),
     };
     if kind == ObjectKind::Tree {
-        for entry in tree_entries(body, HashKind::Sha1) {
-            let entry = entry.map_err(bad)?;
-            let gitlink = is_gitlink_mode(entry.mode);
-            let role = ReferenceRole::TreeEntry { gitlink };
-            // Regular-file and symlink modes name blobs: no ordering edge needed.
-            let name = entry.name;
-            let found = table.find_id(&entry.id);
-            if let Some(i) = found {
-                table.note_name_hash(i, pack_name_hash(name));
+        table.with_recent(|recent| {
+            for entry in tree_entries(body, HashKind::Sha1) {
+                let entry = entry.map_err(bad)?;
+                let gitlink = is_gitlink_mode(entry.mode);
+                let role = ReferenceRole::TreeEntry { gitlink };
+                // Regular-file and symlink modes name blobs: no ordering edge needed.
+                let name = entry.name;
+                let found = match &entry.id {
+                    ObjectId::Sha1(raw) => recent.find_and_note(raw, pack_name_hash(name)),
+                    ObjectId::Sha256(_) => None,
+                };
+                if is_blob_mode(entry.mode) && found.is_some() {
+                    continue;
+                }
+                note(entry.id, role, Some(name));
             }
-            if is_blob_mode(entry.mode) && found.is_some() {
-                continue;
-            }
-            note(entry.id, role, Some(name));
-        }
+            Ok::<_, ConvertError>(())
+        })?;
     } else {
         for_each_reference(kind, body, HashKind::Sha1, |id, role| note(id, role, None))
             .map_err(bad)?;

@@ -7,7 +7,7 @@
 //! of SQLite (~6 us a lookup). Memory is ~80 bytes per object.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
@@ -89,6 +89,16 @@ pub struct ObjectTable {
     bits: u32,
     /// interop: pairs of objects SOURCE does not have (gitlink targets).
     external: super::external_map::ExternalMap,
+    /// Unique to this table and to the SHA-256 names it holds: a new one
+    /// whenever a name may be overwritten, so that the per-thread memos of
+    /// lookups (`recent_lookups.rs`) never answer from a stale table.
+    serial: u64,
+}
+
+/// The next [`ObjectTable`] serial (0 is never given out).
+fn next_serial() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
 impl ObjectTable {
@@ -122,7 +132,13 @@ impl ObjectTable {
             fanout,
             bits,
             external: Default::default(),
+            serial: next_serial(),
         }
+    }
+
+    /// See the `serial` field.
+    pub fn serial(&self) -> u64 {
+        self.serial
     }
 
     pub fn len(&self) -> usize {
@@ -211,6 +227,7 @@ impl ObjectTable {
     }
 
     pub fn set_sha256(&mut self, i: u32, id: [u8; 32]) {
+        self.serial = next_serial();
         self.sha256[i as usize] = OnceLock::from(id);
     }
 
@@ -223,6 +240,7 @@ impl ObjectTable {
 
     /// Records the row an earlier run committed for object `i`.
     pub fn set_mapped(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32]) {
+        self.serial = next_serial();
         self.kind[i as usize] = Some(kind);
         self.sha256[i as usize] = OnceLock::from(sha256);
         self.mapped[i as usize] = true;
