@@ -41,6 +41,9 @@ pub struct TreeEntry<'a> {
     /// The mode digits exactly as stored (`100644`, `40000`, `040000`, ...).
     pub mode: &'a [u8],
     pub name: &'a [u8],
+    /// `mode SP name NUL`, the bytes before the id exactly as stored (one
+    /// copy for a translator, where mode and name would be four).
+    pub head: &'a [u8],
     pub id: ObjectId,
 }
 
@@ -128,6 +131,7 @@ impl<'a> TreeEntries<'a> {
         let entry = TreeEntry {
             mode: &rest[..sp],
             name: &rest[sp + 1..nul],
+            head: &rest[..=nul],
             id,
         };
         Ok((entry, end))

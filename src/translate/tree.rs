@@ -27,10 +27,7 @@ pub fn translate_tree(
                 name: String::from_utf8_lossy(entry.name).into_owned(),
                 mode: String::from_utf8_lossy(entry.mode).into_owned(),
             })?;
-        out.extend_from_slice(entry.mode);
-        out.push(b' ');
-        out.extend_from_slice(entry.name);
-        out.push(0);
+        out.extend_from_slice(entry.head);
         out.extend_from_slice(mapped.as_bytes());
     }
     Ok(())
