@@ -36,16 +36,28 @@ pub fn tree_delta(
     to_len: usize,
     max_size: usize,
 ) -> Option<Vec<u8>> {
-    let base = entries(base_sha1, from_len)?;
-    let target = entries(target_sha1, from_len)?;
+    // Entries wholly inside the two bodies' common prefix are the same
+    // entries at the same places (most of a tree is its previous version):
+    // parsed once, without per-entry compares, and copied as one run. The
+    // last of them stays in the lists below, as a new entry's neighbour.
+    let (skip, skip_end) =
+        leading_entries(target_sha1, common_prefix(base_sha1, target_sha1), from_len);
+    let base = entries(base_sha1, skip_end, from_len)?;
+    let target = entries(target_sha1, skip_end, from_len)?;
     let grow = to_len as isize - from_len as isize;
-    let translated = |start: usize, index: usize| (start as isize + grow * index as isize) as usize;
+    // The SHA-256 offset of SHA-1 offset `start`, after `index` entries of
+    // the lists below (and the `skip` before them).
+    let translated =
+        |start: usize, index: usize| (start as isize + grow * (skip + index) as isize) as usize;
     if translated(target_sha1.len(), target.len()) != target_sha256.len() {
         return None;
     }
     let mut ops = Ops::new(target_sha256, max_size);
     push_varint(&mut ops.out, translated(base_sha1.len(), base.len()) as u64);
     push_varint(&mut ops.out, target_sha256.len() as u64);
+    if skip_end > 0 {
+        ops.copy(0, translated(skip_end, 0))?;
+    }
     let mut i = 0;
     for t in &target {
         // Skip base entries that sort before this one (deleted).
@@ -53,7 +65,7 @@ pub fn tree_delta(
             i += 1;
         }
         let same_name = i < base.len() && base[i].name(base_sha1) == t.name(target_sha1);
-        let t_len = translated(t.end - t.start, 1);
+        let t_len = ((t.end - t.start) as isize + grow) as usize;
         if same_name && base_sha1[base[i].start..base[i].end] == target_sha1[t.start..t.end] {
             ops.copy(translated(base[i].start, i), t_len)?;
             i += 1;
@@ -81,7 +93,7 @@ pub fn tree_delta(
             Some((c, _)) if same_name && same_id(&base[c]) => {
                 let b = &base[c];
                 ops.literal(t.space - t.start);
-                let tail = translated(b.end - b.space, 1);
+                let tail = ((b.end - b.space) as isize + grow) as usize;
                 ops.copy(translated(b.space, c), tail)?;
             }
             Some((c, prefix)) if prefix >= MIN_PREFIX_COPY => {
@@ -97,8 +109,46 @@ pub fn tree_delta(
     ops.finish()
 }
 
+/// The length of the common prefix of `a` and `b`, eight bytes at a time.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + 8 <= n {
+        let word = |x: &[u8]| u64::from_le_bytes(x[at..at + 8].try_into().expect("8 bytes"));
+        let diff = word(a) ^ word(b);
+        if diff != 0 {
+            return at + (diff.trailing_zeros() / 8) as usize;
+        }
+        at += 8;
+    }
+    at + a[at..n]
+        .iter()
+        .zip(&b[at..n])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Of the entries of `body` that end within its first `within` bytes, how
+/// many come before the last one, and where the last one starts (0, 0 when
+/// there are none). Only a hint: a malformed tree just ends the count.
+fn leading_entries(body: &[u8], within: usize, id_len: usize) -> (usize, usize) {
+    let (mut count, mut last_start, mut pos) = (0usize, 0, 0);
+    while let Some(space) = body
+        .get(pos..within)
+        .and_then(|rest| rest.iter().position(|&b| b == b' '))
+    {
+        let Some(nul) = find_nul(&body[pos + space..within]) else {
+            break;
+        };
+        let end = pos + space + nul + 1 + id_len;
+        if end > within {
+            break;
+        }
+        count += 1;
+        last_start = pos;
+        pos = end;
+    }
+    (count.saturating_sub(1), last_start)
 }
 
 /// Where one entry sits in a tree body: `body[start..space]` is the mode,
@@ -125,9 +175,9 @@ impl Entry {
     }
 }
 
-fn entries(body: &[u8], id_len: usize) -> Option<Vec<Entry>> {
-    let mut out = Vec::with_capacity(body.len() / (id_len + 16) + 1);
-    let mut pos = 0;
+/// The entries of `body` from offset `pos`, an entry's start, on.
+fn entries(body: &[u8], mut pos: usize, id_len: usize) -> Option<Vec<Entry>> {
+    let mut out = Vec::with_capacity((body.len() - pos) / (id_len + 16) + 1);
     while pos < body.len() {
         // Modes are 5 or 6 digits in practice.
         let space = match body.get(pos + 5..pos + 7) {
@@ -318,6 +368,51 @@ mod tests {
             }
         }
         t
+    }
+
+    #[test]
+    fn common_prefix_matches_a_byte_scan() {
+        let a: Vec<u8> = (0..40u8).collect();
+        for len in 0..a.len() {
+            for differ in 0..=len {
+                let mut b = a[..len].to_vec();
+                if differ < len {
+                    b[differ] ^= 0x80;
+                }
+                let naive = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+                assert_eq!(common_prefix(&a, &b), naive, "len {len} differ {differ}");
+            }
+        }
+    }
+
+    #[test]
+    fn leading_entries_stop_before_the_first_difference() {
+        let tree = body(
+            &[
+                E {
+                    mode: "100644",
+                    name: b"a".to_vec(),
+                    id: 1,
+                },
+                E {
+                    mode: "100644",
+                    name: b"b".to_vec(),
+                    id: 2,
+                },
+                E {
+                    mode: "100644",
+                    name: b"c".to_vec(),
+                    id: 3,
+                },
+            ],
+            20,
+        );
+        let entry = tree.len() / 3;
+        assert_eq!(leading_entries(&tree, 0, 20), (0, 0));
+        assert_eq!(leading_entries(&tree, entry - 1, 20), (0, 0));
+        assert_eq!(leading_entries(&tree, entry, 20), (0, 0));
+        assert_eq!(leading_entries(&tree, 2 * entry + 5, 20), (1, entry));
+        assert_eq!(leading_entries(&tree, tree.len(), 20), (2, 2 * entry));
     }
 
     #[test]
