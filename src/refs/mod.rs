@@ -15,6 +15,7 @@ mod error;
 mod mapping;
 mod packed;
 mod pseudo;
+mod publish;
 mod read;
 mod reflog;
 mod state;

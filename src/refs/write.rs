@@ -1,17 +1,17 @@
 //! Writing the translated refs into the destination git directory.
 //!
 //! Everything is translated in memory first, so an unmapped ref fails the
-//! call before a single file is written; then each file is published by
-//! temp + rename. `HEAD` is returned rather than written: the orchestrator
-//! writes it last, because a directory with a `HEAD` already looks like a
-//! repository to git.
+//! call before a single file is written; then all files are published
+//! together (`publish.rs`: lock file + rename each, two flushes in all).
+//! `HEAD` is returned rather than written: the orchestrator writes it
+//! last, because a directory with a `HEAD` already looks like a repository
+//! to git.
 
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::mapping::{IdMap, Translator};
 use super::pseudo::translate_pseudo_ref;
+use super::publish::publish_all;
 use super::read::SourceRefs;
 use super::reflog::translate_reflog;
 use super::{PackedRefs, RefTarget, RefsError};
@@ -114,9 +114,7 @@ pub fn write_translated_refs(
         }
     }
 
-    for (path, bytes) in &files {
-        write_atomically(path, bytes)?;
-    }
+    publish_all(dest_git_dir, &files)?;
     outcome.files = files.into_iter().map(|(path, _)| path).collect();
     Ok(outcome)
 }
@@ -151,24 +149,6 @@ fn translate_name(
         )),
         None => Ok(refname.to_string()),
     }
-}
-
-/// Writes `bytes` to `path` through `<path>.lock` and a rename, so a reader
-/// never sees a half-written file. git itself skips `*.lock` files when
-/// listing refs, so a leftover from an interrupted run is harmless and is
-/// simply overwritten by the next one (the destination is ours alone).
-fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), RefsError> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(|e| RefsError::io(parent, e))?;
-    }
-    let mut temp_name = path.as_os_str().to_owned();
-    temp_name.push(".lock");
-    let temp = PathBuf::from(temp_name);
-    let mut file = fs::File::create(&temp).map_err(|e| RefsError::io(&temp, e))?;
-    file.write_all(bytes).map_err(|e| RefsError::io(&temp, e))?;
-    file.sync_data().map_err(|e| RefsError::io(&temp, e))?;
-    drop(file);
-    fs::rename(&temp, path).map_err(|e| RefsError::io(path, e))
 }
 
 #[cfg(test)]
@@ -225,7 +205,7 @@ mod tests {
         .expect("write");
         assert_eq!(outcome.refs_written, 4);
         let path = dir.path().join("packed-refs");
-        let content = fs::read(&path).expect("packed-refs written");
+        let content = std::fs::read(&path).expect("packed-refs written");
         let packed = PackedRefs::parse(&path, HashKind::Sha256, &content).expect("parses back");
         assert_eq!(packed.header.as_deref(), header);
         packed.entries.into_iter().map(|e| e.name).collect()
