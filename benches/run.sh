@@ -86,6 +86,11 @@ run() {
     local label=$1
     shift
     local tf="$BENCH_DIR/time.$$"
+    # Each run starts with no dirty pages of an earlier one: their writeback
+    # (a conversion writes as much as it reads) otherwise lands in the next
+    # run's time (git.git's index-pack: 15.1-15.4 s after a sync, 19.5-20.0 s
+    # right after a conversion).
+    sync
     /usr/bin/time -f "%e %U %S %M" -o "$tf" "$@" &
     local pid=$! peak=0
     while [[ -e /proc/$pid ]] && [[ ! -s $tf ]]; do
