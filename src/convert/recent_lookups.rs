@@ -153,17 +153,8 @@ fn slot_of(id: &[u8; 20]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::table::Location;
+    use crate::convert::table::{Location, test_id as id};
     use crate::hash::HashKind;
-    use crate::object::ObjectKind;
-
-    fn id(n: u32) -> [u8; 20] {
-        let mut raw = [0u8; 20];
-        raw.copy_from_slice(
-            &crate::hash::sha256_object_id(ObjectKind::Blob, &n.to_be_bytes()).as_bytes()[..20],
-        );
-        raw
-    }
 
     fn table(ids: &[[u8; 20]]) -> ObjectTable {
         ObjectTable::new(ids.iter().map(|&i| (i, Location::Loose)).collect())

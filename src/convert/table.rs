@@ -314,16 +314,22 @@ fn prefix(id: &[u8; 20], bits: u32) -> usize {
     (lead >> (32 - bits)) as usize
 }
 
+/// A SHA-1-sized id for tests: uniform like real ones, distinct for each `n`.
+#[cfg(test)]
+pub(super) fn test_id(n: u32) -> [u8; 20] {
+    let mut raw = [0u8; 20];
+    raw.copy_from_slice(
+        &crate::hash::sha256_object_id(ObjectKind::Blob, &n.to_be_bytes()).as_bytes()[..20],
+    );
+    raw
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn id(n: u32) -> [u8; 20] {
-        let mut raw = [0u8; 20];
-        raw.copy_from_slice(
-            &crate::hash::sha256_object_id(ObjectKind::Blob, &n.to_be_bytes()).as_bytes()[..20],
-        );
-        raw
+        test_id(n)
     }
 
     #[test]
