@@ -20,6 +20,8 @@
 #   SKIP_FE=1         skip fast-export | fast-import (slow on big inputs)
 #   JOBS="1 2"        git-rehash --jobs values (default: 1 and nproc)
 #   REPACK=1          `git repack -adf` the generated corpus (git-like deltas)
+#   REHASH_ARGS=...   more `convert` options, e.g. --unmapped-gitlinks=placeholder
+#                     for a repository that pins submodules (git.git)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -138,7 +140,8 @@ for size in "${@:-10k 100k}"; do
     for _ in $(seq "$REPEAT"); do
         for j in $JOBS; do
             rm -rf "$out"
-            run "rehash-j$j" "$rehash" convert "$src" "$out" --quiet --jobs "$j"
+            # shellcheck disable=SC2086 # REHASH_ARGS is a list of options
+            run "rehash-j$j" "$rehash" convert "$src" "$out" --quiet --jobs "$j" ${REHASH_ARGS:-}
         done
         run index-pack git index-pack --verify "$pack"
         if [[ -z ${SKIP_FE:-} ]]; then
