@@ -8,11 +8,14 @@
 //!
 //! A flush (`fdatasync`) per file is one journal commit and a disk cache
 //! flush each: ~0.8 ms here, so git.git's 1,016 loose refs took ~0.8 s,
-//! and a hosting repository with 100k refs would wait minutes. On Linux
-//! the bytes of all files are flushed at once with `syncfs` before the
-//! renames, and the renames with a second `syncfs` after them (1,000 small
-//! files: 0.82 s one flush each, 0.18 s this way). Elsewhere each file and
-//! then each directory is flushed on its own.
+//! and a hosting repository with 100k refs would wait minutes. From
+//! [`FLUSH_ALL_FROM`] files on, on Linux, the bytes of all files are
+//! flushed at once with `syncfs` before the renames, and the renames with
+//! a second `syncfs` after them (1,000 small files: 0.82 s one flush each,
+//! 0.18 s this way). `syncfs` also waits for whatever else is dirty on
+//! that filesystem, which on a busy server can be a lot; so a few files
+//! (the usual case: packed refs, a handful of loose ones) are flushed one
+//! by one, then their directories, as everywhere else.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -27,6 +30,7 @@ pub fn publish_all(root: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Refs
     if files.is_empty() {
         return Ok(());
     }
+    let whole_filesystem = FLUSH_WHOLE_FILESYSTEM && files.len() >= FLUSH_ALL_FROM;
     let mut locks = Vec::with_capacity(files.len());
     for (path, bytes) in files {
         if let Some(parent) = path.parent() {
@@ -35,18 +39,18 @@ pub fn publish_all(root: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Refs
         let lock = lock_path(path);
         let mut file = fs::File::create(&lock).map_err(|e| RefsError::io(&lock, e))?;
         file.write_all(bytes).map_err(|e| RefsError::io(&lock, e))?;
-        if !FLUSH_WHOLE_FILESYSTEM {
+        if !whole_filesystem {
             file.sync_data().map_err(|e| RefsError::io(&lock, e))?;
         }
         locks.push(lock);
     }
-    if FLUSH_WHOLE_FILESYSTEM {
+    if whole_filesystem {
         flush_filesystem(root)?;
     }
     for ((path, _), lock) in files.iter().zip(&locks) {
         fs::rename(lock, path).map_err(|e| RefsError::io(path, e))?;
     }
-    if FLUSH_WHOLE_FILESYSTEM {
+    if whole_filesystem {
         flush_filesystem(root)
     } else {
         let dirs: BTreeSet<&Path> = files.iter().filter_map(|(p, _)| p.parent()).collect();
@@ -64,7 +68,11 @@ fn lock_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Whether the platform can flush a whole filesystem at once (`syncfs`).
 const FLUSH_WHOLE_FILESYSTEM: bool = cfg!(target_os = "linux");
+
+/// From this many files on, one flush of the filesystem beats one a file.
+const FLUSH_ALL_FROM: usize = 64;
 
 /// Flushes everything written to the filesystem holding `root`: data and
 /// metadata (new files, renames) alike.
@@ -90,9 +98,17 @@ mod tests {
 
     #[test]
     fn every_file_lands_whole_under_its_name_and_no_lock_is_left() {
-        let dir = std::env::temp_dir().join(format!("rehash-publish-{}", std::process::id()));
+        // Either side of the flush-everything threshold.
+        for count in [FLUSH_ALL_FROM - 1, FLUSH_ALL_FROM + 50] {
+            publishes(count);
+        }
+    }
+
+    fn publishes(count: usize) {
+        let dir =
+            std::env::temp_dir().join(format!("rehash-publish-{}-{count}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        let files: Vec<(PathBuf, Vec<u8>)> = (0..50)
+        let files: Vec<(PathBuf, Vec<u8>)> = (0..count)
             .map(|i| {
                 (
                     dir.join(format!("refs/heads/topic/{}/b{i}", i % 7)),
