@@ -171,7 +171,8 @@ fn bucket(hash: u32, shift: u32) -> usize {
     (hash.wrapping_mul(0x9e37_79b9) >> shift) as usize
 }
 
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+/// The length of the common prefix of `a` and `b`, eight bytes at a time.
+pub(super) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut i = 0;
     while i + 8 <= n {
@@ -280,6 +281,21 @@ mod tests {
             }
         }
         t
+    }
+
+    #[test]
+    fn common_prefix_matches_a_byte_scan() {
+        let a: Vec<u8> = (0..40u8).collect();
+        for len in 0..a.len() {
+            for differ in 0..=len {
+                let mut b = a[..len].to_vec();
+                if differ < len {
+                    b[differ] ^= 0x80;
+                }
+                let naive = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+                assert_eq!(common_prefix(&a, &b), naive, "len {len} differ {differ}");
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,7 @@
 
 use std::cmp::Ordering;
 
-use super::delta_encode::{push_copies, push_inserts, push_varint};
+use super::delta_encode::{common_prefix, push_copies, push_inserts, push_varint};
 use crate::object::find_nul;
 
 /// A shared `mode SP name NUL` shorter than this goes in as literal bytes:
@@ -109,44 +109,16 @@ pub fn tree_delta(
     ops.finish()
 }
 
-/// The length of the common prefix of `a` and `b`, eight bytes at a time.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let n = a.len().min(b.len());
-    let mut at = 0;
-    while at + 8 <= n {
-        let word = |x: &[u8]| u64::from_le_bytes(x[at..at + 8].try_into().expect("8 bytes"));
-        let diff = word(a) ^ word(b);
-        if diff != 0 {
-            return at + (diff.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at + a[at..n]
-        .iter()
-        .zip(&b[at..n])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
 /// Of the entries of `body` that end within its first `within` bytes, how
 /// many come before the last one, and where the last one starts (0, 0 when
 /// there are none). Only a hint: a malformed tree just ends the count.
 fn leading_entries(body: &[u8], within: usize, id_len: usize) -> (usize, usize) {
+    let prefix = &body[..within];
     let (mut count, mut last_start, mut pos) = (0usize, 0, 0);
-    while let Some(space) = body
-        .get(pos..within)
-        .and_then(|rest| rest.iter().position(|&b| b == b' '))
-    {
-        let Some(nul) = find_nul(&body[pos + space..within]) else {
-            break;
-        };
-        let end = pos + space + nul + 1 + id_len;
-        if end > within {
-            break;
-        }
+    while let Some(entry) = entry_at(prefix, pos, id_len) {
         count += 1;
         last_start = pos;
-        pos = end;
+        pos = entry.end;
     }
     (count.saturating_sub(1), last_start)
 }
@@ -179,26 +151,29 @@ impl Entry {
 fn entries(body: &[u8], mut pos: usize, id_len: usize) -> Option<Vec<Entry>> {
     let mut out = Vec::with_capacity((body.len() - pos) / (id_len + 16) + 1);
     while pos < body.len() {
-        // Modes are 5 or 6 digits in practice.
-        let space = match body.get(pos + 5..pos + 7) {
-            Some([b' ', _]) => pos + 5,
-            Some([_, b' ']) => pos + 6,
-            _ => pos + body[pos..].iter().position(|&b| b == b' ')?,
-        };
-        let nul = space + find_nul(&body[space..])?;
-        let end = nul + 1 + id_len;
-        if end > body.len() {
-            return None;
-        }
-        out.push(Entry {
-            start: pos,
-            space,
-            nul,
-            end,
-        });
-        pos = end;
+        let entry = entry_at(body, pos, id_len)?;
+        pos = entry.end;
+        out.push(entry);
     }
     Some(out)
+}
+
+/// The entry that starts at `pos` and ends within `body`, if one does.
+fn entry_at(body: &[u8], pos: usize, id_len: usize) -> Option<Entry> {
+    // Modes are 5 or 6 digits in practice.
+    let space = match body.get(pos + 5..pos + 7) {
+        Some([b' ', _]) => pos + 5,
+        Some([_, b' ']) => pos + 6,
+        _ => pos + body.get(pos..)?.iter().position(|&b| b == b' ')?,
+    };
+    let nul = space + find_nul(&body[space..])?;
+    let end = nul + 1 + id_len;
+    (end <= body.len()).then_some(Entry {
+        start: pos,
+        space,
+        nul,
+        end,
+    })
 }
 
 /// git's tree order (`base_name_compare`): names compare bytewise, a
@@ -368,21 +343,6 @@ mod tests {
             }
         }
         t
-    }
-
-    #[test]
-    fn common_prefix_matches_a_byte_scan() {
-        let a: Vec<u8> = (0..40u8).collect();
-        for len in 0..a.len() {
-            for differ in 0..=len {
-                let mut b = a[..len].to_vec();
-                if differ < len {
-                    b[differ] ^= 0x80;
-                }
-                let naive = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-                assert_eq!(common_prefix(&a, &b), naive, "len {len} differ {differ}");
-            }
-        }
     }
 
     #[test]
