@@ -65,28 +65,19 @@ impl ObjectTable {
     /// Runs `f` with this thread's memo of lookups in this table. A nested
     /// call on the same thread (not made today) gets a private, empty memo.
     pub fn with_recent<R>(&self, f: impl FnOnce(&mut RecentLookups<'_>) -> R) -> R {
-        MEMO.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut memo) => {
-                if memo.serial != self.serial() {
-                    memo.serial = self.serial();
-                    memo.slots.clear();
-                    memo.slots.resize(SLOTS, EMPTY);
-                }
-                f(&mut RecentLookups {
-                    table: self,
-                    memo: &mut memo,
-                })
+        MEMO.with(|cell| {
+            let mut shared = cell.try_borrow_mut().ok();
+            let mut private = Memo {
+                serial: 0,
+                slots: Vec::new(),
+            };
+            let memo = shared.as_deref_mut().unwrap_or(&mut private);
+            if memo.serial != self.serial() {
+                memo.serial = self.serial();
+                memo.slots.clear();
+                memo.slots.resize(SLOTS, EMPTY);
             }
-            Err(_) => {
-                let mut memo = Memo {
-                    serial: self.serial(),
-                    slots: vec![EMPTY; SLOTS],
-                };
-                f(&mut RecentLookups {
-                    table: self,
-                    memo: &mut memo,
-                })
-            }
+            f(&mut RecentLookups { table: self, memo })
         })
     }
 }
