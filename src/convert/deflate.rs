@@ -46,9 +46,9 @@ thread_local! {
 }
 
 /// The zlib stream of `data` at `level` (0-9; inputs up to [`STORED_INPUT`]
-/// bytes at 0, up to [`SMALL_INPUT`] at most 1), as a pack entry stores it. The result's capacity is
-/// its length: prepared chunks wait in memory as these, and the bound a
-/// compressor needs is about the input's size.
+/// bytes at 0, up to [`SMALL_INPUT`] at most 1), as a pack entry stores
+/// it. The result's capacity is its length: prepared chunks wait in memory
+/// as these, and the bound a compressor needs is about the input's size.
 pub fn deflate(data: &[u8], level: u32) -> Vec<u8> {
     let level = match level.min(9) {
         _ if data.len() <= STORED_INPUT => 0,
