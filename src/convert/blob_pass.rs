@@ -156,30 +156,26 @@ fn append(
                 ..
             }
         );
-        let id = table.sha256(at).expect("blobs are named during the scan");
-        let sha1 = table.sha1(at);
         match payload {
             Payload::Copied(zlib) => {
                 copied += 1;
-                pack.add_compressed(sha1, id, ObjectKind::Blob, size, zlib)?
+                pack.add_compressed(at, ObjectKind::Blob, size, zlib)?
             }
             Payload::Delta { base, zlib } => {
                 let base = table
                     .map_sha1(&base)
                     .expect("a delta base in the source is a blob, named during the scan");
-                if pack.add_delta_compressed(sha1, id, ObjectKind::Blob, &base, size, &zlib)? {
+                if pack.add_delta_compressed(at, &base, size, &zlib)? {
                     copied += u64::from(!window_made);
                 } else {
                     // The base went into an earlier segment: store it whole.
                     let mut body = Vec::new();
                     read_cache::read(inventory, table, at, &mut body)?;
                     let zlib = deflate(&body, level);
-                    pack.add_compressed(sha1, id, ObjectKind::Blob, body.len() as u64, &zlib)?
+                    pack.add_compressed(at, ObjectKind::Blob, body.len() as u64, &zlib)?
                 }
             }
-            Payload::Deflated(zlib) => {
-                pack.add_compressed(sha1, id, ObjectKind::Blob, size, &zlib)?
-            }
+            Payload::Deflated(zlib) => pack.add_compressed(at, ObjectKind::Blob, size, &zlib)?,
         };
     }
     Ok(copied)

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use super::ConvertError;
 use super::resume_hooks::{Checkpoints, phase};
 use super::segment_index::SegmentIndex;
+use super::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{IdMap, MapRow, RunId};
 use crate::object::ObjectKind;
@@ -35,9 +36,9 @@ use crate::pack::write::PackWriter;
 pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
 /// Bounds on objects per segment, whatever the measured rate.
 const MIN_SEGMENT: u32 = 256;
-/// The ceiling also bounds what a segment holds in memory (its map rows and
-/// the places of its objects, ~150 bytes an object, twice while one
-/// finishes in the background): a fast phase on a huge repository would
+/// The ceiling also bounds what a segment holds in memory (its objects'
+/// table positions, places and index entries, ~90 bytes an object, twice
+/// while one finishes in the background): a fast phase on a huge repository would
 /// otherwise aim at millions of objects a segment.
 const MAX_SEGMENT: u32 = 1 << 20;
 /// Objects in the first segment, before a rate is known.
@@ -48,7 +49,10 @@ const GROWTH: u64 = 4;
 struct OpenSegment {
     pack: PackWriter,
     count: u32,
-    rows: Vec<MapRow>,
+    /// The table positions of its objects, in the order written: their
+    /// map rows are read from the table when the segment commits (the
+    /// names are set by then), instead of ~70 bytes an object held here.
+    objects: Vec<u32>,
     /// Where each object of this segment starts and the length of its delta
     /// chain (0: whole): a delta may only name a base in its own pack (a
     /// repository's packs are never thin), whose chain is shorter than the
@@ -86,6 +90,7 @@ pub struct SegmentWriter<'scope, 'a> {
     dir: PathBuf,
     scope: &'scope Scope<'scope, 'a>,
     map: MapSlot<'scope, 'a>,
+    table: &'a ObjectTable,
     run: RunId,
     hooks: &'a Checkpoints,
     /// Objects this run still has to write; the last segment holds exactly
@@ -101,11 +106,14 @@ pub struct SegmentWriter<'scope, 'a> {
 impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// `scope` runs the finisher thread; it must end after
     /// [`SegmentWriter::finish`] (the scope joins a finish left running by
-    /// an error).
+    /// an error). `table` names the objects written (their rows are read
+    /// from it at each commit).
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         dir: PathBuf,
         scope: &'scope Scope<'scope, 'a>,
         map: &'a mut IdMap,
+        table: &'a ObjectTable,
         run: RunId,
         hooks: &'a Checkpoints,
         total: u64,
@@ -115,6 +123,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             dir,
             scope,
             map: MapSlot::Idle(map),
+            table,
             run,
             remaining: total,
             max_depth,
@@ -125,19 +134,19 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         }
     }
 
-    /// Appends a whole object whose zlib stream is ready (see
-    /// [`PackWriter::add_compressed`]) and records its map row.
+    /// Appends table object `at`, named already, whole, its zlib stream
+    /// ready (see [`PackWriter::add_compressed`]).
     pub fn add_compressed(
         &mut self,
-        sha1: ObjectId,
-        sha256: ObjectId,
+        at: u32,
         kind: ObjectKind,
         size: u64,
         zlib: &[u8],
     ) -> Result<(), ConvertError> {
+        let sha256 = self.name(at);
         let segment = self.open()?;
         let offset = segment.pack.add_compressed(sha256, kind, size, zlib)?;
-        self.added(sha1, sha256, kind, offset, 0)
+        self.added(at, sha256, offset, 0)
     }
 
     /// Appends an object as a delta whose zlib stream is ready (copied from
@@ -148,18 +157,21 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// another base).
     pub fn add_delta_compressed(
         &mut self,
-        sha1: ObjectId,
-        sha256: ObjectId,
-        kind: ObjectKind,
+        at: u32,
         base: &ObjectId,
         delta_size: u64,
         zlib: &[u8],
     ) -> Result<bool, ConvertError> {
-        let max_depth = self.max_depth;
+        let (max_depth, table) = (self.max_depth, self.table);
+        let sha256 = self.name(at);
         let segment = self.open()?;
-        let rows = &segment.rows;
-        let Some((base_offset, base_depth)) = segment.places.get(base, |p| rows[p as usize].sha256)
-        else {
+        let objects = &segment.objects;
+        let name_at = |p: u32| {
+            table
+                .sha256(objects[p as usize])
+                .expect("objects are named before they are written")
+        };
+        let Some((base_offset, base_depth)) = segment.places.get(base, name_at) else {
             return Ok(false);
         };
         if base_depth >= max_depth {
@@ -169,16 +181,22 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             segment
                 .pack
                 .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
-        self.added(sha1, sha256, kind, offset, base_depth + 1)?;
+        self.added(at, sha256, offset, base_depth + 1)?;
         Ok(true)
+    }
+
+    /// The SHA-256 name of table object `at`, set before it is written.
+    fn name(&self, at: u32) -> ObjectId {
+        self.table
+            .sha256(at)
+            .expect("objects are named before they are written")
     }
 
     /// Bookkeeping after an object entered the open segment.
     fn added(
         &mut self,
-        sha1: ObjectId,
+        at: u32,
         sha256: ObjectId,
-        kind: ObjectKind,
         offset: u64,
         depth: u32,
     ) -> Result<(), ConvertError> {
@@ -187,7 +205,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             .as_mut()
             .expect("an object was just added to it");
         segment.places.push(sha256, offset, depth);
-        segment.rows.push(MapRow { sha1, sha256, kind });
+        segment.objects.push(at);
         let full = segment.pack.entries_written() == segment.count;
         self.remaining -= 1;
         self.hooks.kill_point(phase::OBJECT);
@@ -218,7 +236,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             self.current = Some(OpenSegment {
                 pack,
                 count,
-                rows: Vec::with_capacity(count as usize),
+                objects: Vec::with_capacity(count as usize),
                 places: SegmentIndex::with_capacity(count as usize),
                 started: Instant::now(),
             });
@@ -243,9 +261,9 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 .clamp(MIN_SEGMENT.into(), MAX_SEGMENT.into()) as u32;
         }
         let map = self.reclaim_map()?;
-        let (run, hooks) = (self.run, self.hooks);
+        let (run, hooks, table) = (self.run, self.hooks, self.table);
         let finishing = self.scope.spawn(move || {
-            let finished = finish_and_commit(segment, map, run, hooks)?;
+            let finished = finish_and_commit(segment, map, table, run, hooks)?;
             Ok((map, finished))
         });
         self.map = MapSlot::Finishing(finishing);
@@ -276,6 +294,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 fn finish_and_commit(
     mut segment: OpenSegment,
     map: &mut IdMap,
+    table: &ObjectTable,
     run: RunId,
     hooks: &Checkpoints,
 ) -> Result<Finished, ConvertError> {
@@ -287,7 +306,18 @@ fn finish_and_commit(
         .and_then(|s| s.to_str())
         .expect("pack names are ASCII")
         .to_string();
-    map.commit_segment(run, &stem, &mut segment.rows, written.pack_size, &|| {
+    // The table is in SHA-1 order: sorted positions are rows in key order.
+    segment.objects.sort_unstable();
+    let rows = segment.objects.iter().map(|&at| MapRow {
+        sha1: table.sha1(at),
+        sha256: table
+            .sha256(at)
+            .expect("objects are named before they are written"),
+        kind: table
+            .kind(at)
+            .expect("objects are scanned before they are written"),
+    });
+    map.commit_segment(run, &stem, rows, written.pack_size, &|| {
         hooks.kill_point(phase::IN_COMMIT)
     })?;
     hooks.kill_point(phase::COMMITTED);

@@ -67,7 +67,6 @@ pub struct MapOutcome {
 struct Translated {
     at: u32,
     kind: ObjectKind,
-    sha256: [u8; 32],
     stored: Stored,
     unknown_headers: Vec<String>,
 }
@@ -150,8 +149,7 @@ pub fn after_blobs<R: Send>(
             break;
         }
         let appended;
-        (appended, ready) =
-            ahead.beside(|| append_all(pack, backlog, level, table, &whole, &mut outcome));
+        (appended, ready) = ahead.beside(|| append_all(pack, backlog, level, &whole, &mut outcome));
         let objects = appended?;
         outcome.translated += objects;
         progress.advance(objects);
@@ -217,14 +215,13 @@ fn append_all(
     pack: &mut SegmentWriter<'_, '_>,
     chunks: Vec<Vec<Translated>>,
     level: u32,
-    table: &ObjectTable,
     whole: &Rebuild<'_>,
     outcome: &mut MapOutcome,
 ) -> Result<u64, ConvertError> {
     let mut objects = 0;
     for done in chunks {
         objects += done.len() as u64;
-        append(pack, done, level, table, whole, outcome)?;
+        append(pack, done, level, whole, outcome)?;
         pack.checkpoint()?;
     }
     Ok(objects)
@@ -395,7 +392,6 @@ fn prepare_chunk(
         .map(|(stored, n)| Translated {
             at: n.at,
             kind: n.kind,
-            sha256: n.sha256,
             stored,
             unknown_headers: n.unknown_headers,
         })
@@ -435,28 +431,23 @@ fn append(
     pack: &mut SegmentWriter<'_, '_>,
     done: Vec<Translated>,
     level: u32,
-    table: &ObjectTable,
     whole: &Rebuild<'_>,
     outcome: &mut MapOutcome,
 ) -> Result<(), ConvertError> {
     for t in done {
-        let sha1 = table.sha1(t.at);
-        let sha256 = ObjectId::Sha256(t.sha256);
         match t.stored {
-            Stored::Whole { size, zlib } => {
-                pack.add_compressed(sha1, sha256, t.kind, size, &zlib)?
-            }
+            Stored::Whole { size, zlib } => pack.add_compressed(t.at, t.kind, size, &zlib)?,
             Stored::Delta {
                 base,
                 delta_size,
                 zlib,
             } => {
-                if pack.add_delta_compressed(sha1, sha256, t.kind, &base, delta_size, &zlib)? {
+                if pack.add_delta_compressed(t.at, &base, delta_size, &zlib)? {
                     outcome.deltas += 1;
                 } else {
                     let body = whole(t.at)?;
                     let zlib = deflate(&body, level);
-                    pack.add_compressed(sha1, sha256, t.kind, body.len() as u64, &zlib)?;
+                    pack.add_compressed(t.at, t.kind, body.len() as u64, &zlib)?;
                 }
             }
         }

@@ -314,6 +314,7 @@ fn convert_in_pool(
             dest.pack_dir(),
             scope,
             &mut map,
+            &table,
             run,
             &hooks,
             to_write,

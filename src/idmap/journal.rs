@@ -46,18 +46,18 @@ impl IdMap {
 
     /// In one transaction: the segment row of the finished pack `pack` (file
     /// stem) and the map rows of every object in it. Call only once the pack
-    /// is renamed into place and durable. `rows` is sorted by SHA-1 here
-    /// (the clustered key). `before_commit` runs inside the transaction,
-    /// just before it commits (a test hook).
+    /// is renamed into place and durable. `rows` come best in SHA-1 order
+    /// (the clustered key: each insert then appends to the same b-tree
+    /// pages); any order gives the same map. `before_commit` runs inside
+    /// the transaction, just before it commits (a test hook).
     pub fn commit_segment(
         &mut self,
         run: RunId,
         pack: &str,
-        rows: &mut [MapRow],
+        rows: impl ExactSizeIterator<Item = MapRow>,
         bytes: u64,
         before_commit: &dyn Fn(),
     ) -> Result<(), IdMapError> {
-        rows.sort_unstable_by_key(|r| r.sha1);
         let path = self.path.clone();
         let sql = |source| IdMapError::Sql {
             path: path.clone(),
@@ -81,7 +81,7 @@ impl IdMap {
                     "INSERT OR REPLACE INTO objects (sha1, sha256, type) VALUES (?1, ?2, ?3)",
                 )
                 .map_err(sql)?;
-            for row in rows.iter() {
+            for row in rows {
                 stmt.execute(params![
                     row.sha1.as_bytes(),
                     row.sha256.as_bytes(),
@@ -133,11 +133,9 @@ mod tests {
         let path = dir.path().join("map.sqlite");
         let mut map = IdMap::open_rw(&path).unwrap();
         let run = map.begin_run(10, 10).unwrap();
-        let mut first: Vec<MapRow> = (0..5).map(row).collect();
-        let mut second: Vec<MapRow> = (5..10).map(row).collect();
-        map.commit_segment(run, "pack-b", &mut first, 100, &|| {})
+        map.commit_segment(run, "pack-b", (0..5).map(row), 100, &|| {})
             .unwrap();
-        map.commit_segment(run, "pack-a", &mut second, 100, &|| {})
+        map.commit_segment(run, "pack-a", (5..10).map(row), 100, &|| {})
             .unwrap();
         assert_eq!(map.count().unwrap(), 10);
         assert_eq!(map.segment_packs().unwrap(), ["pack-b", "pack-a"]);
