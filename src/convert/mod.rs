@@ -360,6 +360,9 @@ fn convert_in_pool(
         Ok(())
     })?;
 
+    // Nothing reads objects through the caches any more (notes rekeying
+    // below fills them again if it runs).
+    read_cache::release_all();
     progress.start("writing refs, indexing map", None);
     hooks.check_interrupt()?;
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);

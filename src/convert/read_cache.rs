@@ -81,6 +81,24 @@ pub fn read(
     })
 }
 
+/// Empties every worker's cache and the calling thread's, once the passes
+/// that read through them are done, and hands the freed memory back to
+/// the system: the bodies were freed in the arenas of the threads that
+/// cached them, where glibc keeps them resident, so the end of a run
+/// (the map's index build, the refs) would otherwise add its memory on
+/// top of up to 256 MiB nobody reads any more. Call inside the
+/// conversion's thread pool.
+pub fn release_all() {
+    rayon::broadcast(|_| CACHE.with_borrow_mut(DeltaCache::release));
+    CACHE.with_borrow_mut(DeltaCache::release);
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's
+    // arenas to the system; it takes the arenas' locks itself.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

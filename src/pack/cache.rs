@@ -65,6 +65,14 @@ impl DeltaCache {
         }
     }
 
+    /// Drops every entry and the bookkeeping's capacity: what a cache
+    /// holds after the last pass that reads through it.
+    pub fn release(&mut self) {
+        self.entries = HashMap::new();
+        self.order.clear();
+        self.used = 0;
+    }
+
     /// The most bytes of bodies it holds.
     pub fn budget(&self) -> usize {
         self.budget
@@ -184,5 +192,9 @@ mod tests {
         c.insert(3, ObjectKind::Tree, vec![3; 2]);
         c.claim(7);
         assert_eq!(c.len(), 1, "same owner keeps its entries");
+        c.release();
+        assert!(c.is_empty() && c.used_bytes() == 0 && c.get(3).is_none());
+        c.insert(5, ObjectKind::Blob, vec![5; 4]);
+        assert_eq!(c.used_bytes(), entry(4), "usable after a release");
     }
 }
