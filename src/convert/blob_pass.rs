@@ -163,9 +163,9 @@ fn append(
             }
             Payload::Delta { base, zlib } => {
                 let base = table
-                    .map_sha1(&base)
-                    .expect("a delta base in the source is a blob, named during the scan");
-                if pack.add_delta_compressed(at, &base, size, &zlib)? {
+                    .find_id(&base)
+                    .expect("a delta base in the source is an object of the table");
+                if pack.add_delta_compressed(at, base, size, &zlib)? {
                     copied += u64::from(!window_made);
                 } else {
                     // The base went into an earlier segment: store it whole.

@@ -149,21 +149,21 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         self.added(at, sha256, offset, 0)
     }
 
-    /// Appends an object as a delta whose zlib stream is ready (copied from
-    /// the source pack: blob deltas are the same in both hash worlds),
-    /// against `base`, if `base` is in the current segment and its chain is
-    /// shorter than the depth limit. Returns false, writing nothing, when it
+    /// Appends table object `at` as a delta whose zlib stream is ready
+    /// (copied from the source pack: blob deltas are the same in both hash
+    /// worlds) against table object `base`, both named, if `base` is in the
+    /// current segment and its chain is shorter than the depth limit. Returns false, writing nothing, when it
     /// is not; the caller then writes the object whole (or as a delta of
     /// another base).
     pub fn add_delta_compressed(
         &mut self,
         at: u32,
-        base: &ObjectId,
+        base: u32,
         delta_size: u64,
         zlib: &[u8],
     ) -> Result<bool, ConvertError> {
         let (max_depth, table) = (self.max_depth, self.table);
-        let sha256 = self.name(at);
+        let (sha256, base) = (self.name(at), self.name(base));
         let segment = self.open()?;
         let objects = &segment.objects;
         let name_at = |p: u32| {
@@ -171,7 +171,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 .sha256(objects[p as usize])
                 .expect("objects are named before they are written")
         };
-        let Some((base_offset, base_depth)) = segment.places.get(base, name_at) else {
+        let Some((base_offset, base_depth)) = segment.places.get(&base, name_at) else {
             return Ok(false);
         };
         if base_depth >= max_depth {

@@ -64,11 +64,15 @@ pub struct MapOutcome {
     pub deltas: u64,
 }
 
+/// Prepared chunks wait for the pack by the hundred thousand on large
+/// repositories, so this is kept small: 56 bytes plus the stream (names
+/// stay in the table; the base is a table position).
 struct Translated {
     at: u32,
     kind: ObjectKind,
     stored: Stored,
-    unknown_headers: Vec<String>,
+    /// Empty for nearly every object: a boxed slice holds no allocation then.
+    unknown_headers: Box<[String]>,
 }
 
 impl Translated {
@@ -82,15 +86,15 @@ impl Translated {
 /// How a translated object goes into the pack.
 enum Stored {
     /// Whole: its zlib stream.
-    Whole { size: u64, zlib: Vec<u8> },
-    /// A delta against `base` (SHA-256). Should the base land in an
-    /// earlier segment, the object is translated again and stored whole:
-    /// rare (segment boundaries), and keeping every delta's whole body
-    /// until its append held far more memory than the deltas.
+    Whole { size: u64, zlib: Box<[u8]> },
+    /// A delta against table object `base`, named already. Should the base
+    /// land in an earlier segment, the object is translated again and
+    /// stored whole: rare (segment boundaries), and keeping every delta's
+    /// whole body until its append held far more memory than the deltas.
     Delta {
-        base: ObjectId,
+        base: u32,
         delta_size: u64,
-        zlib: Vec<u8>,
+        zlib: Box<[u8]>,
     },
 }
 
@@ -393,7 +397,7 @@ fn prepare_chunk(
             at: n.at,
             kind: n.kind,
             stored,
-            unknown_headers: n.unknown_headers,
+            unknown_headers: n.unknown_headers.into_boxed_slice(),
         })
         .collect();
     Ok((translated, carry))
@@ -413,9 +417,9 @@ enum Plan {
 
 /// What the source pack's pairing offers one object.
 enum SourcePairing {
-    /// A delta against the translated source base (`base`: its position in
-    /// the chunk, if it is there).
-    Delta(ObjectId, Vec<u8>, Option<usize>),
+    /// A delta against the translated source base (its table position;
+    /// then its position in the chunk, if it is there).
+    Delta(u32, Vec<u8>, Option<usize>),
     /// Whole in the source, or its delta would not pay: whole.
     Whole,
     /// Loose, or the source base is not written before it.
@@ -442,7 +446,7 @@ fn append(
                 delta_size,
                 zlib,
             } => {
-                if pack.add_delta_compressed(t.at, &base, delta_size, &zlib)? {
+                if pack.add_delta_compressed(t.at, base, delta_size, &zlib)? {
                     outcome.deltas += 1;
                 } else {
                     let body = whole(t.at)?;
@@ -451,7 +455,7 @@ fn append(
                 }
             }
         }
-        for name in t.unknown_headers {
+        for name in t.unknown_headers.into_vec() {
             *outcome.unknown_headers.entry(name).or_default() += 1;
         }
     }
@@ -523,15 +527,15 @@ impl ChunkContext<'_> {
         let out = &self.chunk[k].body;
         Stored::Whole {
             size: out.len() as u64,
-            zlib: deflate(out, self.level),
+            zlib: deflate(out, self.level).into_boxed_slice(),
         }
     }
 
-    fn delta(&self, base: ObjectId, delta: &[u8]) -> Stored {
+    fn delta(&self, base: u32, delta: &[u8]) -> Stored {
         Stored::Delta {
             base,
             delta_size: delta.len() as u64,
-            zlib: deflate(delta, self.level),
+            zlib: deflate(delta, self.level).into_boxed_slice(),
         }
     }
 
@@ -598,8 +602,7 @@ impl ChunkContext<'_> {
                 Plan::Search => match window.find(&named.body, None) {
                     Some((base_at, d, delta)) => {
                         depth[i] = d;
-                        let base = self.table.sha256(base_at).expect("window bases are named");
-                        self.delta(base, &delta)
+                        self.delta(base_at, &delta)
                     }
                     None => self.whole(k),
                 },
@@ -631,10 +634,10 @@ impl ChunkContext<'_> {
         if table.kind(base_at) != Some(self.chunk[k].kind) {
             return Ok(SourcePairing::Unserved);
         }
-        let Some(base_sha256) = table.sha256(base_at) else {
+        if table.sha256(base_at).is_none() {
             // Not named yet (a later wave): no base to point at.
             return Ok(SourcePairing::Unserved);
-        };
+        }
         // As pack-objects: a delta must save at least half of the object.
         let max_size = target.len() / 2;
         let tree = self.chunk[k].kind == ObjectKind::Tree;
@@ -658,7 +661,7 @@ impl ChunkContext<'_> {
             }
         };
         Ok(match delta {
-            Some(delta) => SourcePairing::Delta(base_sha256, delta, at),
+            Some(delta) => SourcePairing::Delta(base_at, delta, at),
             None => SourcePairing::Whole,
         })
     }
