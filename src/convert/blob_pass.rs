@@ -235,10 +235,11 @@ fn payload<'a>(
         let entry = pack.data.entry_at(offset)?;
         let base = layout.delta_base(pack, &entry.kind).filter(|_| reuse);
         let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
-        if copyable {
-            let whole = pack.data.raw(offset..layout.entry_end(offset))?;
-            if let Some(i) = pack.idx.lookup(&table.sha1(at))
-                && let Some(expected) = pack.idx.crc32_at(i)
+        // Table locations are idx entries, so `entry` finds every one.
+        if copyable && let Some((position, end)) = layout.entry(offset) {
+            debug_assert_eq!(pack.idx.oid_at(position), table.sha1(at));
+            let whole = pack.data.raw(offset..end)?;
+            if let Some(expected) = pack.idx.crc32_at(position)
                 && crc32fast::hash(whole) != expected
             {
                 return Err(ConvertError::CrcMismatch {

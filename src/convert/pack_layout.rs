@@ -30,6 +30,16 @@ impl PackLayout {
         self.by_offset.get(i).map_or(self.data_end, |&(o, _)| o)
     }
 
+    /// The idx position and the end of the entry starting at `offset` (one
+    /// search here, where looking the position up by name in the idx would
+    /// be a second, over the mapped file).
+    pub fn entry(&self, offset: u64) -> Option<(u32, u64)> {
+        let i = self.by_offset.partition_point(|&(o, _)| o <= offset);
+        let &(start, position) = self.by_offset.get(i.checked_sub(1)?)?;
+        let end = self.by_offset.get(i).map_or(self.data_end, |&(o, _)| o);
+        (start == offset).then_some((position, end))
+    }
+
     /// The idx position of the entry starting at `offset`.
     fn position_at(&self, offset: u64) -> Option<u32> {
         self.by_offset
@@ -47,5 +57,31 @@ impl PackLayout {
             }
             EntryKind::RefDelta { base_id } => Some(*base_id),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_is_found_only_at_its_start() {
+        // Sorted by offset; the idx positions follow name order instead.
+        let layout = PackLayout {
+            by_offset: vec![(12, 2), (40, 0), (100, 1)],
+            data_end: 150,
+        };
+        assert_eq!(layout.entry(12), Some((2, 40)));
+        assert_eq!(layout.entry(40), Some((0, 100)));
+        assert_eq!(
+            layout.entry(100),
+            Some((1, 150)),
+            "the last ends at the trailer"
+        );
+        for inside in [0, 11, 13, 99, 101, 150, 1 << 40] {
+            assert_eq!(layout.entry(inside), None, "offset {inside}");
+        }
+        assert_eq!(layout.entry_end(40), 100);
+        assert_eq!(layout.position_at(100), Some(1));
     }
 }
