@@ -9,8 +9,7 @@
 //! inflated once), recording only the new ones.
 
 use std::path::Path;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 
 use rayon::prelude::*;
 
@@ -71,33 +70,58 @@ const TRAVERSE_FRACTION: usize = 4;
 const BATCH_OBJECTS_PER_THREAD: usize = 32 << 10;
 const BATCH_BYTES_PER_THREAD: u64 = 32 << 20;
 
-/// What the workers of one batch record.
-#[derive(Default)]
+/// What the workers of one batch record. Each worker thread writes to a
+/// part of its own, on a cache line of its own, whose lock no other thread
+/// takes until the batch is finished: one shared list behind one lock and
+/// two shared counters cost every object a contended cache line, which
+/// many cores would queue on.
 struct Sink {
-    named: Mutex<Vec<Named>>,
-    edges: Mutex<Vec<(u32, u32)>>,
-    missing: Mutex<Vec<MissingReference>>,
-    gitlinks: Mutex<Vec<UnmappedGitlink>>,
-    bytes: AtomicU64,
-    scanned: AtomicU64,
+    parts: Box<[ThreadPart]>,
 }
 
-fn take<T>(m: &Mutex<Vec<T>>) -> Vec<T> {
-    std::mem::take(&mut *m.lock().expect("no panics while holding the lock"))
+#[derive(Default)]
+#[repr(align(128))]
+struct ThreadPart(Mutex<Part>);
+
+#[derive(Default)]
+struct Part {
+    records: ScanRecords,
+    missing: Vec<MissingReference>,
+    scanned: u64,
+}
+
+impl Default for Sink {
+    /// A part for each thread of the pool it is made in.
+    fn default() -> Self {
+        let threads = rayon::current_num_threads().max(1);
+        Sink {
+            parts: (0..threads).map(|_| ThreadPart::default()).collect(),
+        }
+    }
 }
 
 impl Sink {
+    /// The calling thread's part.
+    fn part(&self) -> MutexGuard<'_, Part> {
+        let i = rayon::current_thread_index().unwrap_or(0) % self.parts.len();
+        self.parts[i]
+            .0
+            .lock()
+            .expect("no panics while holding the lock")
+    }
+
     /// Takes what was recorded so far (a batch's sink may be shared by
     /// threads still working on other batches), leaving it empty.
     fn take_parts(&self) -> (ScanRecords, Vec<MissingReference>, u64) {
-        let records = ScanRecords {
-            named: take(&self.named),
-            edges: take(&self.edges),
-            gitlinks: take(&self.gitlinks),
-            bytes: self.bytes.swap(0, Ordering::Relaxed),
-        };
-        let scanned = self.scanned.swap(0, Ordering::Relaxed);
-        (records, take(&self.missing), scanned)
+        let mut whole = Part::default();
+        for part in &self.parts {
+            let part =
+                std::mem::take(&mut *part.0.lock().expect("no panics while holding the lock"));
+            whole.records.extend(part.records);
+            whole.missing.extend(part.missing);
+            whole.scanned += part.scanned;
+        }
+        (whole.records, whole.missing, whole.scanned)
     }
 }
 
@@ -397,17 +421,18 @@ fn record(
     body: &[u8],
     opts: TranslateOptions,
 ) -> Result<(), ConvertError> {
-    sink.bytes.fetch_add(body.len() as u64, Ordering::Relaxed);
-    sink.scanned.fetch_add(1, Ordering::Relaxed);
     let sha256 = (kind == ObjectKind::Blob).then(|| match sha256_object_id(kind, body) {
         ObjectId::Sha256(raw) => raw,
         ObjectId::Sha1(_) => unreachable!("sha256_object_id returns SHA-256 ids"),
     });
-    sink.named
-        .lock()
-        .expect("no panics while holding the lock")
-        .push((at, kind, sha256, saturated_size(body.len())));
+    let named = (at, kind, sha256, saturated_size(body.len()));
+    let taken = |part: &mut Part| {
+        part.scanned += 1;
+        part.records.bytes += body.len() as u64;
+        part.records.named.push(named);
+    };
     if kind == ObjectKind::Blob {
+        taken(&mut sink.part());
         return Ok(());
     }
     let holder = table.sha1(at);
@@ -463,24 +488,11 @@ fn record(
         for_each_reference(kind, body, HashKind::Sha1, |id, role| note(id, role, None))
             .map_err(bad)?;
     }
-    if !edges.is_empty() {
-        sink.edges
-            .lock()
-            .expect("no panics while holding the lock")
-            .extend(edges);
-    }
-    if !missing.is_empty() {
-        sink.missing
-            .lock()
-            .expect("no panics while holding the lock")
-            .extend(missing);
-    }
-    if !gitlinks.is_empty() {
-        sink.gitlinks
-            .lock()
-            .expect("no panics while holding the lock")
-            .extend(gitlinks);
-    }
+    let mut part = sink.part();
+    taken(&mut part);
+    part.records.edges.extend(edges);
+    part.missing.extend(missing);
+    part.records.gitlinks.extend(gitlinks);
     Ok(())
 }
 
