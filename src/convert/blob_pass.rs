@@ -28,7 +28,6 @@ use super::pack_layout::PackLayout;
 use super::progress::Progress;
 use super::read_cache;
 use super::table::{Location, ObjectTable};
-use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::EntryKind;
 use crate::pack::write::Window;
@@ -43,10 +42,10 @@ const CHUNK_BYTES: u64 = 64 << 20;
 enum Payload<'a> {
     /// The source entry's zlib stream, copied as is.
     Copied(&'a [u8]),
-    /// A compressed delta against the blob `base` (SHA-1): the source
-    /// entry's, or one the window search made.
+    /// A compressed delta against the blob at table position `base`: the
+    /// source entry's, or one the window search made.
     Delta {
-        base: ObjectId,
+        base: u32,
         zlib: Cow<'a, [u8]>,
     },
     Deflated(Vec<u8>),
@@ -162,9 +161,6 @@ fn append(
                 pack.add_compressed(at, ObjectKind::Blob, size, zlib)?
             }
             Payload::Delta { base, zlib } => {
-                let base = table
-                    .find_id(&base)
-                    .expect("a delta base in the source is an object of the table");
                 if pack.add_delta_compressed(at, base, size, &zlib)? {
                     copied += u64::from(!window_made);
                 } else {
@@ -201,7 +197,6 @@ fn search_piece<'a>(
         match window.find(&body, None) {
             Some((base, depth, delta)) => {
                 let zlib = Cow::Owned(deflate(&delta, level));
-                let base = table.sha1(base);
                 out.push((at, delta.len() as u64, Payload::Delta { base, zlib }));
                 window.push(at, depth, body);
             }
@@ -233,7 +228,15 @@ fn payload<'a>(
         let pack = &inventory.packs[pack_no as usize];
         let layout = &layouts[pack_no as usize];
         let entry = pack.data.entry_at(offset)?;
-        let base = layout.delta_base(pack, &entry.kind).filter(|_| reuse);
+        // Looked up here, on the parallel side, rather than by the appender.
+        let base = layout
+            .delta_base(pack, &entry.kind)
+            .filter(|_| reuse)
+            .map(|base| {
+                table
+                    .find_id(&base)
+                    .expect("a delta base in the source is an object of the table")
+            });
         let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
         // Table locations are idx entries, so `entry` finds every one.
         if copyable && let Some((position, end)) = layout.entry(offset) {

@@ -38,8 +38,8 @@ pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
 const MIN_SEGMENT: u32 = 256;
 /// The ceiling also bounds what a segment holds in memory (its objects'
 /// table positions, places and index entries, ~90 bytes an object, twice
-/// while one finishes in the background): a fast phase on a huge repository would
-/// otherwise aim at millions of objects a segment.
+/// while one finishes in the background): a fast phase on a huge
+/// repository would otherwise aim at millions of objects a segment.
 const MAX_SEGMENT: u32 = 1 << 20;
 /// Objects in the first segment, before a rate is known.
 const FIRST_SEGMENT: u32 = 4096;
@@ -143,7 +143,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         size: u64,
         zlib: &[u8],
     ) -> Result<(), ConvertError> {
-        let sha256 = self.name(at);
+        let sha256 = name_of(self.table, at);
         let segment = self.open()?;
         let offset = segment.pack.add_compressed(sha256, kind, size, zlib)?;
         self.added(at, sha256, offset, 0)
@@ -152,9 +152,9 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// Appends table object `at` as a delta whose zlib stream is ready
     /// (copied from the source pack: blob deltas are the same in both hash
     /// worlds) against table object `base`, both named, if `base` is in the
-    /// current segment and its chain is shorter than the depth limit. Returns false, writing nothing, when it
-    /// is not; the caller then writes the object whole (or as a delta of
-    /// another base).
+    /// current segment and its chain is shorter than the depth limit.
+    /// Returns false, writing nothing, when it is not; the caller then
+    /// writes the object whole (or as a delta of another base).
     pub fn add_delta_compressed(
         &mut self,
         at: u32,
@@ -163,14 +163,10 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         zlib: &[u8],
     ) -> Result<bool, ConvertError> {
         let (max_depth, table) = (self.max_depth, self.table);
-        let (sha256, base) = (self.name(at), self.name(base));
+        let (sha256, base) = (name_of(table, at), name_of(table, base));
         let segment = self.open()?;
         let objects = &segment.objects;
-        let name_at = |p: u32| {
-            table
-                .sha256(objects[p as usize])
-                .expect("objects are named before they are written")
-        };
+        let name_at = |p: u32| name_of(table, objects[p as usize]);
         let Some((base_offset, base_depth)) = segment.places.get(&base, name_at) else {
             return Ok(false);
         };
@@ -183,13 +179,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
         self.added(at, sha256, offset, base_depth + 1)?;
         Ok(true)
-    }
-
-    /// The SHA-256 name of table object `at`, set before it is written.
-    fn name(&self, at: u32) -> ObjectId {
-        self.table
-            .sha256(at)
-            .expect("objects are named before they are written")
     }
 
     /// Bookkeeping after an object entered the open segment.
@@ -289,6 +278,14 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 }
 
+/// The SHA-256 name of table object `at`: the passes name every object
+/// before they write it.
+fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
+    table
+        .sha256(at)
+        .expect("objects are named before they are written")
+}
+
 /// Writes a full segment's trailer and indexes, renames it into place and
 /// commits its rows: the checkpoint.
 fn finish_and_commit(
@@ -310,9 +307,7 @@ fn finish_and_commit(
     segment.objects.sort_unstable();
     let rows = segment.objects.iter().map(|&at| MapRow {
         sha1: table.sha1(at),
-        sha256: table
-            .sha256(at)
-            .expect("objects are named before they are written"),
+        sha256: name_of(table, at),
         kind: table
             .kind(at)
             .expect("objects are scanned before they are written"),
