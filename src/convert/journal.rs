@@ -37,7 +37,7 @@ pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
 /// Bounds on objects per segment, whatever the measured rate.
 const MIN_SEGMENT: u32 = 256;
 /// The ceiling also bounds what a segment holds in memory (its objects'
-/// table positions, places and index entries, ~90 bytes an object, twice
+/// table positions, places and index entries, ~65 bytes an object, twice
 /// while one finishes in the background): a fast phase on a huge
 /// repository would otherwise aim at millions of objects a segment.
 const MAX_SEGMENT: u32 = 1 << 20;
@@ -53,10 +53,10 @@ struct OpenSegment {
     /// map rows are read from the table when the segment commits (the
     /// names are set by then), instead of ~70 bytes an object held here.
     objects: Vec<u32>,
-    /// Where each object of this segment starts and the length of its delta
-    /// chain (0: whole): a delta may only name a base in its own pack (a
-    /// repository's packs are never thin), whose chain is shorter than the
-    /// depth limit.
+    /// Each object's entry number in the pack (where it starts) and the
+    /// length of its delta chain (0: whole), by name: a delta may only name
+    /// a base in its own pack (a repository's packs are never thin), whose
+    /// chain is shorter than the depth limit.
     places: SegmentIndex,
     started: Instant,
 }
@@ -145,8 +145,8 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     ) -> Result<(), ConvertError> {
         let sha256 = name_of(self.table, at);
         let segment = self.open()?;
-        let offset = segment.pack.add_compressed(sha256, kind, size, zlib)?;
-        self.added(at, sha256, offset, 0)
+        segment.pack.add_compressed(sha256, kind, size, zlib)?;
+        self.added(at, sha256, 0)
     }
 
     /// Appends table object `at` as a delta whose zlib stream is ready
@@ -167,33 +167,27 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         let segment = self.open()?;
         let objects = &segment.objects;
         let name_at = |p: u32| name_of(table, objects[p as usize]);
-        let Some((base_offset, base_depth)) = segment.places.get(&base, name_at) else {
+        let Some((base_entry, base_depth)) = segment.places.get(&base, name_at) else {
             return Ok(false);
         };
         if base_depth >= max_depth {
             return Ok(false);
         }
-        let offset =
-            segment
-                .pack
-                .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
-        self.added(at, sha256, offset, base_depth + 1)?;
+        let base_offset = segment.pack.entry_offset(base_entry);
+        segment
+            .pack
+            .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
+        self.added(at, sha256, base_depth + 1)?;
         Ok(true)
     }
 
     /// Bookkeeping after an object entered the open segment.
-    fn added(
-        &mut self,
-        at: u32,
-        sha256: ObjectId,
-        offset: u64,
-        depth: u32,
-    ) -> Result<(), ConvertError> {
+    fn added(&mut self, at: u32, sha256: ObjectId, depth: u32) -> Result<(), ConvertError> {
         let segment = self
             .current
             .as_mut()
             .expect("an object was just added to it");
-        segment.places.push(sha256, offset, depth);
+        segment.places.push(sha256, depth);
         segment.objects.push(at);
         let full = segment.pack.entries_written() == segment.count;
         self.remaining -= 1;

@@ -19,7 +19,7 @@ mod pack_stream;
 mod pack_writer;
 mod rev_writer;
 #[cfg(test)]
-mod test_rng;
+pub(crate) mod test_rng;
 mod tree_delta;
 mod window;
 

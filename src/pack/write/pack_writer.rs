@@ -162,6 +162,11 @@ impl PackWriter {
         self.entries.len() as u32
     }
 
+    /// Where entry number `entry` (in the order added) starts.
+    pub fn entry_offset(&self, entry: u32) -> u64 {
+        self.entries[entry as usize].offset
+    }
+
     /// Bytes of the `.pack` written so far (the next entry's offset).
     pub fn bytes_written(&self) -> u64 {
         self.out.bytes_written()
