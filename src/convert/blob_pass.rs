@@ -79,7 +79,9 @@ pub fn blob_pass(
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let mut copied = 0u64;
     let stored_size = |at: u32| match table.location(at) {
-        Location::Packed { pack, offset } => layouts[pack as usize].entry_end(offset) - offset,
+        Location::Packed { pack, offset } => layouts[pack as usize]
+            .entry(offset)
+            .map_or(0, |(_, end)| end - offset),
         Location::Loose => std::fs::metadata(crate::loose::loose_path(
             &inventory.objects_dir,
             &table.sha1(at),

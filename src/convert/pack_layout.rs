@@ -23,13 +23,6 @@ impl PackLayout {
         }
     }
 
-    /// The end of the entry at `offset`: the next entry's offset, or the
-    /// start of the trailer.
-    pub fn entry_end(&self, offset: u64) -> u64 {
-        let i = self.by_offset.partition_point(|&(o, _)| o <= offset);
-        self.by_offset.get(i).map_or(self.data_end, |&(o, _)| o)
-    }
-
     /// The idx position and the end of the entry starting at `offset` (one
     /// search here, where looking the position up by name in the idx would
     /// be a second, over the mapped file).
@@ -40,20 +33,12 @@ impl PackLayout {
         (start == offset).then_some((position, end))
     }
 
-    /// The idx position of the entry starting at `offset`.
-    fn position_at(&self, offset: u64) -> Option<u32> {
-        self.by_offset
-            .binary_search_by_key(&offset, |&(o, _)| o)
-            .ok()
-            .map(|i| self.by_offset[i].1)
-    }
-
     /// The SHA-1 name of the object an entry is a delta against, if it is one.
     pub fn delta_base(&self, pack: &Pack, kind: &EntryKind) -> Option<ObjectId> {
         match kind {
             EntryKind::Base(_) => None,
             EntryKind::OfsDelta { base_offset } => {
-                self.position_at(*base_offset).map(|i| pack.idx.oid_at(i))
+                self.entry(*base_offset).map(|(i, _)| pack.idx.oid_at(i))
             }
             EntryKind::RefDelta { base_id } => Some(*base_id),
         }
@@ -81,7 +66,5 @@ mod tests {
         for inside in [0, 11, 13, 99, 101, 150, 1 << 40] {
             assert_eq!(layout.entry(inside), None, "offset {inside}");
         }
-        assert_eq!(layout.entry_end(40), 100);
-        assert_eq!(layout.position_at(100), Some(1));
     }
 }

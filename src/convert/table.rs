@@ -328,9 +328,7 @@ pub(super) fn test_id(n: u32) -> [u8; 20] {
 mod tests {
     use super::*;
 
-    fn id(n: u32) -> [u8; 20] {
-        test_id(n)
-    }
+    use super::test_id as id;
 
     #[test]
     fn finds_every_id_and_only_those() {
