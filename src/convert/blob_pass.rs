@@ -75,7 +75,6 @@ pub fn blob_pass(
     blobs.sort_by_key(order);
     searched.sort_by_key(|&i| git_order(table, i));
     blobs.extend(searched);
-    progress.start("writing blobs", Some(blobs.len() as u64));
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let mut copied = 0u64;
     let stored_size = |at: u32| match table.location(at) {
@@ -126,7 +125,6 @@ pub fn blob_pass(
         progress.advance(chunk.len() as u64);
         pack.checkpoint()?;
     }
-    progress.finish();
     Ok(copied)
 }
 

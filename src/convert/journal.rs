@@ -1,34 +1,40 @@
-//! Segmented output: the objects of a run go into a sequence of packs
+//! Segmented output: the objects of a run go into sequences of packs
 //! ("segments"), each finished (renamed into place, fsynced) and then
 //! journaled in the map database in one transaction with the map rows of
-//! its objects.
+//! its objects (`journal_commits.rs`).
 //!
 //! That transaction is the checkpoint. After an interruption at any
-//! instant, DEST holds finished packs whose objects all have rows (plus,
-//! at most, one renamed pack whose rows were not committed and a temporary
-//! pack: the next run deletes both), and the map is closed under
-//! references because objects arrive here in dependency order (blobs, then
-//! the map pass's waves) and segments commit in order. Segments are sized
-//! to a few seconds of work, which bounds what an interruption loses.
+//! instant, DEST holds finished packs whose objects all have rows, plus
+//! renamed packs whose rows were not committed and temporary packs: the
+//! next run deletes those. The map is closed under references because
+//! objects arrive in dependency order within a sequence, segments commit
+//! in order, and the map pass's sequence commits only after the blobs'
+//! (its segments finished before that wait, `journal_commits.rs`).
+//! Segments are sized to a few seconds of work, which bounds what an
+//! interruption loses (plus, while blobs are still written, the map pass's
+//! waiting segments).
+//!
+//! Two sequences are written at once, the blobs and the map pass's trees,
+//! commits and tags, each by its own [`SegmentWriter`]: the append (the pack
+//! stream and its SHA-256) is the one sequential part of a pass, and two of
+//! them run side by side where one would queue the other's output in memory.
 //!
 //! Finishing a segment (trailer, `.idx` and `.rev`, `fsync`, rename, the
 //! SQLite commit of its rows) runs on a thread of its own while the next
-//! segment fills: most of it is waiting for the disk, which the appender,
-//! the one sequential part of a pass, should not do. One finish is in
-//! flight at a time and the next waits for it, so segments still commit in
-//! order and an interruption still finds at most one renamed, uncommitted
-//! pack and one temporary one.
+//! segment fills: most of it is waiting for the disk, which the appender
+//! should not do. One finish per writer is in flight at a time and the next
+//! waits for it, so a sequence's segments still commit in order.
 
 use std::path::PathBuf;
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use super::ConvertError;
-use super::resume_hooks::{Checkpoints, phase};
+use super::journal_commits::{Journal, Renamed};
+use super::resume_hooks::phase;
 use super::segment_index::SegmentIndex;
 use super::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
-use crate::idmap::{IdMap, MapRow, RunId};
 use crate::object::ObjectKind;
 use crate::pack::write::PackWriter;
 
@@ -75,26 +81,20 @@ struct Finished {
     bytes: u64,
 }
 
-/// The map database, with the finisher thread (which commits to it) or
-/// here, idle.
-enum MapSlot<'scope, 'a> {
-    Idle(&'a mut IdMap),
-    Finishing(ScopedJoinHandle<'scope, Result<(&'a mut IdMap, Finished), ConvertError>>),
-    /// A finish failed: its error was returned, nothing more is committed.
-    Lost,
-}
-
-/// Appends objects to the current segment, finishing and journaling each
-/// one (in the background) when it holds its planned number of objects.
+/// Appends objects to the current segment of one sequence, finishing and
+/// journaling each segment (in the background) when it holds its planned
+/// number of objects.
 pub struct SegmentWriter<'scope, 'a> {
     dir: PathBuf,
     scope: &'scope Scope<'scope, 'a>,
-    map: MapSlot<'scope, 'a>,
+    journal: &'a Journal<'a>,
+    /// 0: the blobs; 1: the map pass (commits after every blob segment).
+    sequence: usize,
     table: &'a ObjectTable,
-    run: RunId,
-    hooks: &'a Checkpoints,
-    /// Objects this run still has to write; the last segment holds exactly
-    /// the rest.
+    /// The segment being finished, if any.
+    finishing: Option<ScopedJoinHandle<'scope, Result<Finished, ConvertError>>>,
+    /// Objects this sequence still has to write; the last segment holds
+    /// exactly the rest.
     remaining: u64,
     /// `--depth`: the longest delta chain written.
     max_depth: u32,
@@ -106,29 +106,25 @@ pub struct SegmentWriter<'scope, 'a> {
 impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// `scope` runs the finisher thread; it must end after
     /// [`SegmentWriter::finish`] (the scope joins a finish left running by
-    /// an error). `table` names the objects written (their rows are read
-    /// from it at each commit).
-    #[allow(clippy::too_many_arguments)]
+    /// an error). `total` objects go into sequence `sequence`.
     pub fn new(
         dir: PathBuf,
         scope: &'scope Scope<'scope, 'a>,
-        map: &'a mut IdMap,
-        table: &'a ObjectTable,
-        run: RunId,
-        hooks: &'a Checkpoints,
+        journal: &'a Journal<'a>,
+        sequence: usize,
         total: u64,
         max_depth: u32,
     ) -> Self {
         SegmentWriter {
             dir,
             scope,
-            map: MapSlot::Idle(map),
-            table,
-            run,
+            journal,
+            sequence,
+            table: journal.table(),
+            finishing: None,
             remaining: total,
             max_depth,
-            target: hooks.segment_objects.unwrap_or(FIRST_SEGMENT),
-            hooks,
+            target: journal.hooks().segment_objects.unwrap_or(FIRST_SEGMENT),
             current: None,
             outcome: SegmentsOutcome::default(),
         }
@@ -191,24 +187,30 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         segment.objects.push(at);
         let full = segment.pack.entries_written() == segment.count;
         self.remaining -= 1;
-        self.hooks.kill_point(phase::OBJECT);
+        self.journal.hooks().kill_point(phase::OBJECT);
         if full {
             self.finish_segment()?;
         }
         Ok(())
     }
 
-    /// Between chunks: stops at Ctrl-C. Whatever the open segment holds is
-    /// discarded (its temporary pack is removed) and redone by the next run.
+    /// Between chunks: stops at Ctrl-C, or when the other sequence's
+    /// writer failed. Whatever the open segment holds is discarded (its
+    /// temporary pack is removed) and redone by the next run.
     pub fn checkpoint(&self) -> Result<(), ConvertError> {
-        self.hooks.check_interrupt()
+        if self.journal.is_abandoned() {
+            return Err(ConvertError::Interrupted);
+        }
+        self.journal.hooks().check_interrupt()
     }
 
-    /// Ends the run's output, once the last segment is committed; every
-    /// planned object must have been added.
+    /// Ends the sequence, once its last segment is committed (or waits to
+    /// be: see `journal_commits.rs`); every planned object must have been
+    /// added.
     pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
         debug_assert!(self.current.is_none() && self.remaining == 0);
-        self.reclaim_map()?;
+        self.wait_for_finish()?;
+        self.journal.end_sequence(self.sequence)?;
         Ok(self.outcome)
     }
 
@@ -231,7 +233,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         let mut segment = self.current.take().expect("a segment is open");
         // No delta can name this segment's objects any more.
         segment.places = SegmentIndex::default();
-        if self.hooks.segment_objects.is_none() {
+        if self.journal.hooks().segment_objects.is_none() {
             // Aim the next segment at SEGMENT_TIME at the rate just seen,
             // growing at most GROWTH-fold: a rate measured on quickly copied
             // blobs says little about the trees that follow them, and
@@ -243,32 +245,56 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 .min(u64::from(segment.count) * GROWTH)
                 .clamp(MIN_SEGMENT.into(), MAX_SEGMENT.into()) as u32;
         }
-        let map = self.reclaim_map()?;
-        let (run, hooks, table) = (self.run, self.hooks, self.table);
-        let finishing = self.scope.spawn(move || {
-            let finished = finish_and_commit(segment, map, table, run, hooks)?;
-            Ok((map, finished))
-        });
-        self.map = MapSlot::Finishing(finishing);
+        self.wait_for_finish()?;
+        let (journal, sequence) = (self.journal, self.sequence);
+        self.finishing = Some(self.scope.spawn(move || {
+            let (finished, renamed) = finish_pack(segment, journal)?;
+            journal.commit_or_wait(sequence, renamed)?;
+            Ok(finished)
+        }));
         Ok(())
     }
 
-    /// Waits for the segment being finished, if any, and takes the map
-    /// back; a failed finish's error comes out here.
-    fn reclaim_map(&mut self) -> Result<&'a mut IdMap, ConvertError> {
-        match std::mem::replace(&mut self.map, MapSlot::Lost) {
-            MapSlot::Idle(map) => Ok(map),
-            MapSlot::Finishing(handle) => {
-                let (map, finished) = handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-                self.outcome.packs += 1;
-                self.outcome.objects += u64::from(finished.objects);
-                self.outcome.bytes += finished.bytes;
-                Ok(map)
-            }
-            MapSlot::Lost => unreachable!("a failed finish ends the run"),
+    /// Waits for the segment being finished, if any; a failed finish's
+    /// error comes out here.
+    fn wait_for_finish(&mut self) -> Result<(), ConvertError> {
+        if let Some(handle) = self.finishing.take() {
+            let finished = handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            self.outcome.packs += 1;
+            self.outcome.objects += u64::from(finished.objects);
+            self.outcome.bytes += finished.bytes;
         }
+        Ok(())
+    }
+}
+
+/// Runs `work`, which appends objects through `writer`, then ends the
+/// writer's sequence; when either fails, the other sequences are told to
+/// stop at their next checkpoint.
+pub fn write_sequence<R>(
+    mut writer: SegmentWriter<'_, '_>,
+    work: impl FnOnce(&mut SegmentWriter<'_, '_>) -> Result<R, ConvertError>,
+) -> Result<(R, SegmentsOutcome), ConvertError> {
+    let journal = writer.journal;
+    let done = work(&mut writer).and_then(|r| Ok((r, writer.finish()?)));
+    if done.is_err() {
+        journal.abandon();
+    }
+    done
+}
+
+/// The error to report when sequences written side by side both ended:
+/// a failure over the stop it caused in the other (reported as an
+/// interruption).
+pub fn first_failure<A, B>(
+    a: Result<A, ConvertError>,
+    b: Result<B, ConvertError>,
+) -> Result<(A, B), ConvertError> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(ConvertError::Interrupted), Err(e)) | (Err(e), _) | (_, Err(e)) => Err(e),
     }
 }
 
@@ -280,38 +306,28 @@ fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
         .expect("objects are named before they are written")
 }
 
-/// Writes a full segment's trailer and indexes, renames it into place and
-/// commits its rows: the checkpoint.
-fn finish_and_commit(
-    mut segment: OpenSegment,
-    map: &mut IdMap,
-    table: &ObjectTable,
-    run: RunId,
-    hooks: &Checkpoints,
-) -> Result<Finished, ConvertError> {
+/// Writes a full segment's trailer and indexes and renames it into place;
+/// its rows are committed next (`journal_commits.rs`).
+fn finish_pack(
+    segment: OpenSegment,
+    journal: &Journal<'_>,
+) -> Result<(Finished, Renamed), ConvertError> {
     let written = segment.pack.finish()?;
-    hooks.kill_point(phase::PACK_RENAMED);
+    journal.hooks().kill_point(phase::PACK_RENAMED);
     let stem = written
         .pack_path
         .file_stem()
         .and_then(|s| s.to_str())
         .expect("pack names are ASCII")
         .to_string();
-    // The table is in SHA-1 order: sorted positions are rows in key order.
-    segment.objects.sort_unstable();
-    let rows = segment.objects.iter().map(|&at| MapRow {
-        sha1: table.sha1(at),
-        sha256: name_of(table, at),
-        kind: table
-            .kind(at)
-            .expect("objects are scanned before they are written"),
-    });
-    map.commit_segment(run, &stem, rows, written.pack_size, &|| {
-        hooks.kill_point(phase::IN_COMMIT)
-    })?;
-    hooks.kill_point(phase::COMMITTED);
-    Ok(Finished {
+    let finished = Finished {
         objects: written.num_objects,
         bytes: written.pack_size,
-    })
+    };
+    let renamed = Renamed {
+        stem,
+        pack_size: written.pack_size,
+        objects: segment.objects,
+    };
+    Ok((finished, renamed))
 }

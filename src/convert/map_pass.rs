@@ -4,9 +4,9 @@
 //! Each wave is cut into chunks; a chunk is read, translated, hashed and
 //! deflated in parallel, then appended to the pack in a fixed order, so the
 //! output does not depend on the thread count. Chunks are prepared ahead
-//! of the appends, starting while the blob pass still writes
-//! ([`after_blobs`]). The output is segmented (`journal.rs`): a chunk
-//! boundary is where Ctrl-C stops a run.
+//! of the appends ([`map_pass`]), which go to a sequence of segments of
+//! their own, written while the blob pass writes the other (`journal.rs`):
+//! a chunk boundary is where Ctrl-C stops a run.
 //!
 //! Deltas: an object the source pack stores as a delta against another
 //! object of an earlier chunk is stored as a delta against that object's
@@ -98,27 +98,24 @@ enum Stored {
     },
 }
 
-/// Compressed bytes of prepared chunks that may wait for the pack. On
-/// 2200k objects at -j2 (one run each): 16 MiB 40.1 s for blobs +
-/// translation and 633 MiB peak, 32 MiB 35.2 s and 674 MiB, 64 MiB 36.8 s
-/// and 721 MiB; none at all 47.1 s.
+/// Compressed bytes of prepared chunks that may wait for the pack. With
+/// its own sequence of segments (written beside the blob pass) the appender
+/// keeps up with the preparing and this is rarely reached; it bounds a
+/// chunk of huge trees.
 const AHEAD_BYTES: u64 = 32 << 20;
 
-/// Runs `blobs` (the blob pass, which appends first) and then the map
-/// pass, as a pipeline: while the pack is busy (the blob pass, then the
-/// appends of prepared chunks, sequential: the pack stream and its
-/// checksum), the next chunks are read, translated, named and compressed
-/// on the other threads, in order, up to [`AHEAD_BYTES`] ahead. The blob
-/// pass is bound by the output pack's SHA-256 and the source's reads, so
-/// the map pass starts on the cores it leaves idle (2200k objects, -j2:
-/// blobs + translation 47.1 -> 39.2 s; SCHED_IDLE threads for this part
-/// did no better and kept ~35 MiB more in glibc arenas). Preparing a chunk
-/// needs only the names of the chunks before it, set when they were
-/// prepared; the window of a chunk's last piece continues into the next.
-/// The output is the same however far ahead the preparing got.
+/// Runs the map pass into `pack`, its own sequence of segments, as a
+/// pipeline: while the pack is busy appending a chunk (sequential: the
+/// pack stream and its checksum), the next chunks are read, translated,
+/// named and compressed on the other threads, in order, up to
+/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass (`mod.rs`), which
+/// writes the other sequence: no tree needs a blob's pack, only its name,
+/// which the scan knows. Preparing a chunk needs only the names of the
+/// chunks before it, set when they were prepared; the window of a chunk's
+/// last piece continues into the next. The output is the same however far
+/// ahead the preparing got. Counts progress in objects appended.
 #[allow(clippy::too_many_arguments)]
-pub fn after_blobs<R: Send>(
-    blobs: impl FnOnce(&mut SegmentWriter<'_, '_>) -> Result<R, ConvertError> + Send,
+pub fn map_pass(
     inventory: &Inventory,
     table: &ObjectTable,
     waves: Vec<Vec<u32>>,
@@ -127,8 +124,7 @@ pub fn after_blobs<R: Send>(
     deltas: DeltaOptions,
     pack: &mut SegmentWriter<'_, '_>,
     progress: &dyn Progress,
-) -> Result<(R, MapOutcome), ConvertError> {
-    let total: usize = waves.iter().map(Vec::len).sum();
+) -> Result<MapOutcome, ConvertError> {
     let mut outcome = MapOutcome::default();
     let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let waves = search_order(table, waves, deltas);
@@ -144,9 +140,8 @@ pub fn after_blobs<R: Send>(
         },
     };
     let whole = |at| read_translated(inventory, table, at, opts).map(|(_, body, _)| body);
-    let (blobs, mut ready) = ahead.beside(|| blobs(pack));
-    let blobs = blobs?;
-    progress.start("translating trees, commits, tags", Some(total as u64));
+    // The first chunk alone: nothing to append beside it yet.
+    let mut ready = ahead.prepare_while(&AtomicBool::new(false));
     loop {
         let backlog = ready?;
         if backlog.is_empty() {
@@ -158,8 +153,7 @@ pub fn after_blobs<R: Send>(
         outcome.translated += objects;
         progress.advance(objects);
     }
-    progress.finish();
-    Ok((blobs, outcome))
+    Ok(outcome)
 }
 
 /// The chunks not prepared yet, in order, and the window the last

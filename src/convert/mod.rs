@@ -25,6 +25,7 @@ mod gitmodules;
 mod interop;
 mod inventory;
 mod journal;
+mod journal_commits;
 mod loose_write;
 mod map_pass;
 mod notes_tree;
@@ -306,59 +307,68 @@ fn convert_in_pool(
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
         .count() as u64;
-    let to_write = new_blobs + waves.iter().map(|w| w.len() as u64).sum::<u64>();
-    let run = map.begin_run(table.len() as u64, to_write)?;
-    // The scope holds the thread that finishes segments in the background.
-    std::thread::scope(|scope| -> Result<(), ConvertError> {
-        let mut segments = journal::SegmentWriter::new(
-            dest.pack_dir(),
-            scope,
-            &mut map,
-            &table,
-            run,
-            &hooks,
-            to_write,
-            opts.depth,
-        );
-        // Blobs first: every tree may name them, and a map row is committed
-        // only after the rows of everything it references. The map pass
-        // prepares its first chunks meanwhile.
-        let deltas = delta_search::DeltaOptions {
-            window: opts.window,
-            depth: opts.depth,
-            reuse: opts.reuse_deltas,
+    let new_mapped = waves.iter().map(|w| w.len() as u64).sum::<u64>();
+    let run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
+    let journal = journal_commits::Journal::new(map, &table, run, &hooks);
+    let deltas = delta_search::DeltaOptions {
+        window: opts.window,
+        depth: opts.depth,
+        reuse: opts.reuse_deltas,
+    };
+    // The blobs and the map pass write two sequences of segments side by
+    // side (`journal.rs`); the scope holds the threads that finish segments
+    // in the background.
+    progress.start("writing objects", Some(new_blobs + new_mapped));
+    let (blobs, mapped) = std::thread::scope(|scope| {
+        let writer = |sequence, total| {
+            journal::SegmentWriter::new(
+                dest.pack_dir(),
+                scope,
+                &journal,
+                sequence,
+                total,
+                opts.depth,
+            )
         };
+        let (blob_writer, map_writer) = (writer(0, new_blobs), writer(1, new_mapped));
         let table = &table;
-        let (blobs_copied, mapped) = map_pass::after_blobs(
-            |segments| {
-                blob_pass::blob_pass(
-                    &inventory,
-                    table,
-                    opts.compression,
-                    deltas,
-                    segments,
-                    progress,
-                )
+        let (blobs, mapped) = rayon::join(
+            || {
+                journal::write_sequence(blob_writer, |pack| {
+                    blob_pass::blob_pass(
+                        &inventory,
+                        table,
+                        opts.compression,
+                        deltas,
+                        pack,
+                        progress,
+                    )
+                })
             },
-            &inventory,
-            table,
-            waves,
-            topts,
-            opts.compression,
-            deltas,
-            &mut segments,
-            progress,
-        )?;
-        outcome.blobs_copied_compressed = blobs_copied;
-        outcome.unknown_headers = mapped.unknown_headers;
-        // The last segment's finish (fsync, idx, commit) runs on.
-        progress.start("finishing packs", None);
-        let written = segments.finish()?;
-        progress.finish();
-        outcome.packs_written = written.packs;
-        outcome.pack_size = written.bytes;
-        Ok(())
+            || {
+                journal::write_sequence(map_writer, |pack| {
+                    map_pass::map_pass(
+                        &inventory,
+                        table,
+                        waves,
+                        topts,
+                        opts.compression,
+                        deltas,
+                        pack,
+                        progress,
+                    )
+                })
+            },
+        );
+        journal::first_failure(blobs, mapped)
     })?;
+    let mut map = journal.into_map();
+    progress.finish();
+    let ((blobs_copied, blob_packs), (mapped, map_packs)) = (blobs, mapped);
+    outcome.blobs_copied_compressed = blobs_copied;
+    outcome.unknown_headers = mapped.unknown_headers;
+    outcome.packs_written = blob_packs.packs + map_packs.packs;
+    outcome.pack_size = blob_packs.bytes + map_packs.bytes;
 
     // Nothing reads objects through the caches any more (notes rekeying
     // below fills them again if it runs).

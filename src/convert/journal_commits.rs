@@ -1,0 +1,159 @@
+//! The commit side of the journal, shared by the run's segment sequences:
+//! each finished segment's rows go into the map database in one
+//! transaction, in an order that keeps the map closed under references.
+//!
+//! A run writes two sequences of segments at once (`journal.rs`): the
+//! blobs (sequence 0) and the map pass's trees, commits and tags (sequence
+//! 1), whose objects name blobs of any segment of sequence 0. So a segment
+//! of sequence n commits only once every sequence before n has ended; the
+//! ones finished earlier wait here, renamed into place but without rows
+//! (an interruption then loses them: the next run deletes packs the journal
+//! does not name, `resume.rs`). Within a sequence, segments commit in the
+//! order written, as each writer has one finish in flight at a time.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::ConvertError;
+use super::resume_hooks::{Checkpoints, phase};
+use super::table::ObjectTable;
+use crate::idmap::{IdMap, MapRow, RunId};
+
+/// A segment renamed into place, its rows not committed yet.
+pub struct Renamed {
+    /// The pack's file stem (`pack-<checksum>`): its journal name.
+    pub stem: String,
+    pub pack_size: u64,
+    /// Table positions of its objects.
+    pub objects: Vec<u32>,
+}
+
+/// The map database and the segments waiting for their turn.
+pub struct Journal<'a> {
+    state: Mutex<State>,
+    table: &'a ObjectTable,
+    run: RunId,
+    hooks: &'a Checkpoints,
+    /// Set when a sequence's writer failed: the others stop at their next
+    /// checkpoint instead of converting on for nothing.
+    abandoned: AtomicBool,
+}
+
+struct State {
+    map: IdMap,
+    /// Sequences ended so far (0, 1 or 2): segments of a sequence below or
+    /// equal to it commit at once.
+    ended: usize,
+    /// Segments of later sequences, in the order they were finished.
+    waiting: Vec<(usize, Renamed)>,
+}
+
+impl<'a> Journal<'a> {
+    /// Takes the map database until [`Journal::into_map`].
+    pub fn new(map: IdMap, table: &'a ObjectTable, run: RunId, hooks: &'a Checkpoints) -> Self {
+        Journal {
+            state: Mutex::new(State {
+                map,
+                ended: 0,
+                waiting: Vec::new(),
+            }),
+            table,
+            run,
+            hooks,
+            abandoned: AtomicBool::new(false),
+        }
+    }
+
+    /// The map database back, once every sequence ended.
+    pub fn into_map(self) -> IdMap {
+        let state = self
+            .state
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        debug_assert!(state.waiting.is_empty(), "every sequence ended");
+        state.map
+    }
+
+    pub fn table(&self) -> &'a ObjectTable {
+        self.table
+    }
+
+    pub fn hooks(&self) -> &'a Checkpoints {
+        self.hooks
+    }
+
+    /// Commits `segment` of `sequence`, or keeps it until the sequences
+    /// before it end.
+    pub fn commit_or_wait(&self, sequence: usize, segment: Renamed) -> Result<(), ConvertError> {
+        let mut state = self.lock();
+        if sequence <= state.ended {
+            self.commit(&mut state, segment)
+        } else {
+            state.waiting.push((sequence, segment));
+            Ok(())
+        }
+    }
+
+    /// `sequence` has written and committed all its segments: the ones of
+    /// the next sequence finished meanwhile commit now, in order.
+    pub fn end_sequence(&self, sequence: usize) -> Result<(), ConvertError> {
+        let mut state = self.lock();
+        debug_assert_eq!(state.ended, sequence, "sequences end in order");
+        state.ended = sequence + 1;
+        let ended = state.ended;
+        let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut state.waiting)
+            .into_iter()
+            .partition(|(s, _)| *s <= ended);
+        state.waiting = later;
+        for (_, segment) in due {
+            self.commit(&mut state, segment)?;
+        }
+        Ok(())
+    }
+
+    /// A writer failed: the others should stop too.
+    pub fn abandon(&self) {
+        self.abandoned.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_abandoned(&self) -> bool {
+        self.abandoned.load(Ordering::Relaxed)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // A panic while committing is re-raised by the writer that joins
+        // the panicking finisher; nothing commits after it.
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The checkpoint: one transaction with the segment's journal entry
+    /// and its objects' rows.
+    fn commit(&self, state: &mut State, mut segment: Renamed) -> Result<(), ConvertError> {
+        let (table, hooks) = (self.table, self.hooks);
+        // The table is in SHA-1 order: sorted positions are rows in key order.
+        segment.objects.sort_unstable();
+        let rows = segment.objects.iter().map(|&at| MapRow {
+            sha1: table.sha1(at),
+            sha256: table
+                .sha256(at)
+                .expect("objects are named before they are written"),
+            kind: table
+                .kind(at)
+                .expect("objects are scanned before they are written"),
+        });
+        let committed =
+            state
+                .map
+                .commit_segment(self.run, &segment.stem, rows, segment.pack_size, &|| {
+                    hooks.kill_point(phase::IN_COMMIT)
+                });
+        if committed.is_err() {
+            self.abandon();
+        }
+        committed?;
+        hooks.kill_point(phase::COMMITTED);
+        Ok(())
+    }
+}
