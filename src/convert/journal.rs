@@ -331,3 +331,30 @@ fn finish_pack(
     };
     Ok((finished, renamed))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failed(path: &str) -> ConvertError {
+        ConvertError::io(
+            std::path::Path::new(path),
+            std::io::Error::other("no space"),
+        )
+    }
+
+    #[test]
+    fn the_failure_is_reported_over_the_stop_it_caused() {
+        let stopped = || Err::<(), _>(ConvertError::Interrupted);
+        let real = |p| Err::<(), _>(failed(p));
+        let message = |r: Result<((), ()), ConvertError>| r.unwrap_err().to_string();
+        assert!(message(first_failure(stopped(), real("/b"))).contains("/b"));
+        assert!(message(first_failure(real("/a"), stopped())).contains("/a"));
+        assert!(message(first_failure(real("/a"), real("/b"))).contains("/a"));
+        assert!(matches!(
+            first_failure(stopped(), stopped()),
+            Err(ConvertError::Interrupted)
+        ));
+        assert!(first_failure(Ok::<_, ConvertError>(1), Ok::<_, ConvertError>(2)).is_ok());
+    }
+}

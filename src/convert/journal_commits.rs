@@ -157,3 +157,61 @@ impl<'a> Journal<'a> {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::table::{Location, test_id};
+    use crate::object::ObjectKind;
+
+    fn table(n: u32) -> ObjectTable {
+        let mut table = ObjectTable::new((0..n).map(|k| (test_id(k), Location::Loose)).collect());
+        for at in table.indices().collect::<Vec<_>>() {
+            table.set_kind(at, ObjectKind::Blob);
+            table.set_sha256(at, [at as u8; 32]);
+        }
+        table
+    }
+
+    fn segment(stem: &str, objects: Vec<u32>) -> Renamed {
+        Renamed {
+            stem: stem.to_string(),
+            pack_size: 1,
+            objects,
+        }
+    }
+
+    #[test]
+    fn a_later_sequence_commits_after_the_earlier_one_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
+        let run = map.begin_run(6, 6).unwrap();
+        let (table, hooks) = (table(6), Checkpoints::new(None));
+        let journal = Journal::new(map, &table, run, &hooks);
+        journal
+            .commit_or_wait(1, segment("pack-m1", vec![4, 3]))
+            .unwrap();
+        journal
+            .commit_or_wait(0, segment("pack-b1", vec![0]))
+            .unwrap();
+        journal
+            .commit_or_wait(1, segment("pack-m2", vec![5]))
+            .unwrap();
+        journal
+            .commit_or_wait(0, segment("pack-b2", vec![2, 1]))
+            .unwrap();
+        let committed = |journal: &Journal<'_>| journal.lock().map.segment_packs().unwrap();
+        assert_eq!(committed(&journal), ["pack-b1", "pack-b2"]);
+        journal.end_sequence(0).unwrap();
+        journal
+            .commit_or_wait(1, segment("pack-m3", vec![]))
+            .unwrap();
+        assert_eq!(
+            committed(&journal),
+            ["pack-b1", "pack-b2", "pack-m1", "pack-m2", "pack-m3"]
+        );
+        journal.end_sequence(1).unwrap();
+        let map = journal.into_map();
+        assert_eq!(map.count().unwrap(), 6);
+    }
+}
