@@ -106,13 +106,13 @@ pub struct SegmentWriter<'scope, 'a> {
 impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// `scope` runs the finisher thread; it must end after
     /// [`SegmentWriter::finish`] (the scope joins a finish left running by
-    /// an error). `total` objects go into sequence `sequence`.
+    /// an error). The writer of `sequence` writes the number of objects
+    /// the journal expects of it.
     pub fn new(
         dir: PathBuf,
         scope: &'scope Scope<'scope, 'a>,
         journal: &'a Journal<'a>,
         sequence: usize,
-        total: u64,
         max_depth: u32,
     ) -> Self {
         SegmentWriter {
@@ -122,7 +122,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             sequence,
             table: journal.table(),
             finishing: None,
-            remaining: total,
+            remaining: journal.total(sequence),
             max_depth,
             target: journal.hooks().segment_objects.unwrap_or(FIRST_SEGMENT),
             current: None,
@@ -204,13 +204,11 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         self.journal.hooks().check_interrupt()
     }
 
-    /// Ends the sequence, once its last segment is committed (or waits to
-    /// be: see `journal_commits.rs`); every planned object must have been
-    /// added.
+    /// Waits for the last segment's finish, which ended the sequence
+    /// (`journal_commits.rs`); every planned object must have been added.
     pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
         debug_assert!(self.current.is_none() && self.remaining == 0);
         self.wait_for_finish()?;
-        self.journal.end_sequence(self.sequence)?;
         Ok(self.outcome)
     }
 
@@ -246,11 +244,16 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 .clamp(MIN_SEGMENT.into(), MAX_SEGMENT.into()) as u32;
         }
         self.wait_for_finish()?;
-        let (journal, sequence) = (self.journal, self.sequence);
+        let (journal, sequence, last) = (self.journal, self.sequence, self.remaining == 0);
         self.finishing = Some(self.scope.spawn(move || {
-            let (finished, renamed) = finish_pack(segment, journal)?;
-            journal.commit_or_wait(sequence, renamed)?;
-            Ok(finished)
+            let done = finish_pack(segment, journal).and_then(|(finished, renamed)| {
+                journal.commit_or_wait(sequence, renamed, last)?;
+                Ok(finished)
+            });
+            if done.is_err() {
+                journal.abandon();
+            }
+            done
         }));
         Ok(())
     }
@@ -270,17 +273,17 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 }
 
-/// Runs `work`, which appends objects through `writer`, then ends the
-/// writer's sequence; when either fails, the other sequences are told to
-/// stop at their next checkpoint.
+/// Runs `work`, which appends objects through `writer`; when it fails,
+/// the other sequences are told to stop at their next checkpoint. The
+/// last segment's finish may still run: [`SegmentWriter::finish`] waits
+/// for it (once the other sequences need this thread no more).
 pub fn write_sequence<R>(
-    mut writer: SegmentWriter<'_, '_>,
+    writer: &mut SegmentWriter<'_, '_>,
     work: impl FnOnce(&mut SegmentWriter<'_, '_>) -> Result<R, ConvertError>,
-) -> Result<(R, SegmentsOutcome), ConvertError> {
-    let journal = writer.journal;
-    let done = work(&mut writer).and_then(|r| Ok((r, writer.finish()?)));
+) -> Result<R, ConvertError> {
+    let done = work(writer);
     if done.is_err() {
-        journal.abandon();
+        writer.journal.abandon();
     }
     done
 }

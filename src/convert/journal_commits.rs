@@ -30,6 +30,8 @@ pub struct Renamed {
 
 /// The map database and the segments waiting for their turn.
 pub struct Journal<'a> {
+    /// Objects each sequence writes.
+    totals: Vec<u64>,
     state: Mutex<State>,
     table: &'a ObjectTable,
     run: RunId,
@@ -41,20 +43,35 @@ pub struct Journal<'a> {
 
 struct State {
     map: IdMap,
-    /// Sequences ended so far (0, 1 or 2): segments of a sequence below or
-    /// equal to it commit at once.
-    ended: usize,
+    /// By sequence: whether its last segment committed (or it has none).
+    /// A segment commits once every sequence before its own ended.
+    ended: Vec<bool>,
     /// Segments of later sequences, in the order they were finished.
-    waiting: Vec<(usize, Renamed)>,
+    waiting: Vec<Waiting>,
+}
+
+struct Waiting {
+    sequence: usize,
+    segment: Renamed,
+    /// Its sequence's last segment.
+    last: bool,
 }
 
 impl<'a> Journal<'a> {
-    /// Takes the map database until [`Journal::into_map`].
-    pub fn new(map: IdMap, table: &'a ObjectTable, run: RunId, hooks: &'a Checkpoints) -> Self {
+    /// Takes the map database until [`Journal::into_map`]. `totals`: the
+    /// objects each sequence will write, in commit order.
+    pub fn new(
+        map: IdMap,
+        table: &'a ObjectTable,
+        run: RunId,
+        hooks: &'a Checkpoints,
+        totals: &[u64],
+    ) -> Self {
         Journal {
+            totals: totals.to_vec(),
             state: Mutex::new(State {
                 map,
-                ended: 0,
+                ended: totals.iter().map(|&n| n == 0).collect(),
                 waiting: Vec::new(),
             }),
             table,
@@ -74,6 +91,10 @@ impl<'a> Journal<'a> {
         state.map
     }
 
+    pub fn total(&self, sequence: usize) -> u64 {
+        self.totals[sequence]
+    }
+
     pub fn table(&self) -> &'a ObjectTable {
         self.table
     }
@@ -83,30 +104,32 @@ impl<'a> Journal<'a> {
     }
 
     /// Commits `segment` of `sequence`, or keeps it until the sequences
-    /// before it end.
-    pub fn commit_or_wait(&self, sequence: usize, segment: Renamed) -> Result<(), ConvertError> {
+    /// before it end. `last`: the sequence's last segment, whose commit
+    /// ends it; the segments of later sequences finished meanwhile commit
+    /// then, in order.
+    pub fn commit_or_wait(
+        &self,
+        sequence: usize,
+        segment: Renamed,
+        last: bool,
+    ) -> Result<(), ConvertError> {
         let mut state = self.lock();
-        if sequence <= state.ended {
-            self.commit(&mut state, segment)
-        } else {
-            state.waiting.push((sequence, segment));
-            Ok(())
-        }
-    }
-
-    /// `sequence` has written and committed all its segments: the ones of
-    /// the next sequence finished meanwhile commit now, in order.
-    pub fn end_sequence(&self, sequence: usize) -> Result<(), ConvertError> {
-        let mut state = self.lock();
-        debug_assert_eq!(state.ended, sequence, "sequences end in order");
-        state.ended = sequence + 1;
-        let ended = state.ended;
-        let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut state.waiting)
-            .into_iter()
-            .partition(|(s, _)| *s <= ended);
-        state.waiting = later;
-        for (_, segment) in due {
-            self.commit(&mut state, segment)?;
+        state.waiting.push(Waiting {
+            sequence,
+            segment,
+            last,
+        });
+        // Everything that may commit now, in the order finished.
+        while let Some(k) = state
+            .waiting
+            .iter()
+            .position(|w| may_commit(&state.ended, w.sequence))
+        {
+            let due = state.waiting.remove(k);
+            self.commit(&mut state, due.segment)?;
+            if due.last {
+                state.ended[due.sequence] = true;
+            }
         }
         Ok(())
     }
@@ -158,6 +181,12 @@ impl<'a> Journal<'a> {
     }
 }
 
+/// Whether a segment of `sequence` may commit: every sequence before it
+/// ended.
+fn may_commit(ended: &[bool], sequence: usize) -> bool {
+    ended[..sequence].iter().all(|&e| e)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -187,31 +216,39 @@ mod tests {
         let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
         let run = map.begin_run(6, 6).unwrap();
         let (table, hooks) = (table(6), Checkpoints::new(None));
-        let journal = Journal::new(map, &table, run, &hooks);
-        journal
-            .commit_or_wait(1, segment("pack-m1", vec![4, 3]))
-            .unwrap();
-        journal
-            .commit_or_wait(0, segment("pack-b1", vec![0]))
-            .unwrap();
-        journal
-            .commit_or_wait(1, segment("pack-m2", vec![5]))
-            .unwrap();
-        journal
-            .commit_or_wait(0, segment("pack-b2", vec![2, 1]))
-            .unwrap();
+        let journal = Journal::new(map, &table, run, &hooks, &[3, 3]);
+        let commit = |sequence, stem, objects, last| {
+            journal
+                .commit_or_wait(sequence, segment(stem, objects), last)
+                .unwrap()
+        };
+        commit(1, "pack-m1", vec![4, 3], false);
+        commit(0, "pack-b1", vec![0], false);
+        commit(1, "pack-m2", vec![], false);
         let committed = |journal: &Journal<'_>| journal.lock().map.segment_packs().unwrap();
-        assert_eq!(committed(&journal), ["pack-b1", "pack-b2"]);
-        journal.end_sequence(0).unwrap();
-        journal
-            .commit_or_wait(1, segment("pack-m3", vec![]))
-            .unwrap();
+        assert_eq!(committed(&journal), ["pack-b1"]);
+        // The map pass may end first: its last segment waits too.
+        commit(1, "pack-m3", vec![5], true);
+        assert_eq!(committed(&journal), ["pack-b1"]);
+        commit(0, "pack-b2", vec![2, 1], true);
         assert_eq!(
             committed(&journal),
             ["pack-b1", "pack-b2", "pack-m1", "pack-m2", "pack-m3"]
         );
-        journal.end_sequence(1).unwrap();
         let map = journal.into_map();
         assert_eq!(map.count().unwrap(), 6);
+    }
+
+    #[test]
+    fn an_empty_sequence_holds_nothing_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
+        let run = map.begin_run(2, 2).unwrap();
+        let (table, hooks) = (table(2), Checkpoints::new(None));
+        let journal = Journal::new(map, &table, run, &hooks, &[0, 2]);
+        journal
+            .commit_or_wait(1, segment("pack-m1", vec![1]), false)
+            .unwrap();
+        assert_eq!(journal.lock().map.segment_packs().unwrap(), ["pack-m1"]);
     }
 }

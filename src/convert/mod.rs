@@ -309,7 +309,7 @@ fn convert_in_pool(
         .count() as u64;
     let new_mapped = waves.iter().map(|w| w.len() as u64).sum::<u64>();
     let run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
-    let journal = journal_commits::Journal::new(map, &table, run, &hooks);
+    let journal = journal_commits::Journal::new(map, &table, run, &hooks, &[new_blobs, new_mapped]);
     let deltas = delta_search::DeltaOptions {
         window: opts.window,
         depth: opts.depth,
@@ -319,22 +319,15 @@ fn convert_in_pool(
     // side (`journal.rs`); the scope holds the threads that finish segments
     // in the background.
     progress.start("writing objects", Some(new_blobs + new_mapped));
-    let (blobs, mapped) = std::thread::scope(|scope| {
-        let writer = |sequence, total| {
-            journal::SegmentWriter::new(
-                dest.pack_dir(),
-                scope,
-                &journal,
-                sequence,
-                total,
-                opts.depth,
-            )
+    let (blobs, mapped, packs) = std::thread::scope(|scope| {
+        let writer = |sequence| {
+            journal::SegmentWriter::new(dest.pack_dir(), scope, &journal, sequence, opts.depth)
         };
-        let (blob_writer, map_writer) = (writer(0, new_blobs), writer(1, new_mapped));
+        let (mut blob_writer, mut map_writer) = (writer(0), writer(1));
         let table = &table;
         let (blobs, mapped) = rayon::join(
             || {
-                journal::write_sequence(blob_writer, |pack| {
+                journal::write_sequence(&mut blob_writer, |pack| {
                     blob_pass::blob_pass(
                         &inventory,
                         table,
@@ -346,7 +339,7 @@ fn convert_in_pool(
                 })
             },
             || {
-                journal::write_sequence(map_writer, |pack| {
+                journal::write_sequence(&mut map_writer, |pack| {
                     map_pass::map_pass(
                         &inventory,
                         table,
@@ -360,15 +353,17 @@ fn convert_in_pool(
                 })
             },
         );
-        journal::first_failure(blobs, mapped)
+        let (blobs, mapped) = journal::first_failure(blobs, mapped)?;
+        // The last segments' finishes (fsync, idx, commit) run on.
+        let packs = [blob_writer.finish()?, map_writer.finish()?];
+        Ok::<_, ConvertError>((blobs, mapped, packs))
     })?;
     let mut map = journal.into_map();
     progress.finish();
-    let ((blobs_copied, blob_packs), (mapped, map_packs)) = (blobs, mapped);
-    outcome.blobs_copied_compressed = blobs_copied;
+    outcome.blobs_copied_compressed = blobs;
     outcome.unknown_headers = mapped.unknown_headers;
-    outcome.packs_written = blob_packs.packs + map_packs.packs;
-    outcome.pack_size = blob_packs.bytes + map_packs.bytes;
+    outcome.packs_written = packs.iter().map(|p| p.packs).sum();
+    outcome.pack_size = packs.iter().map(|p| p.bytes).sum();
 
     // Nothing reads objects through the caches any more (notes rekeying
     // below fills them again if it runs).
