@@ -53,6 +53,7 @@ enum Payload<'a> {
 
 pub fn blob_pass(
     inventory: &Inventory,
+    layouts: &[PackLayout],
     table: &ObjectTable,
     level: u32,
     deltas: DeltaOptions,
@@ -75,7 +76,6 @@ pub fn blob_pass(
     blobs.sort_by_key(order);
     searched.sort_by_key(|&i| git_order(table, i));
     blobs.extend(searched);
-    let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let mut copied = 0u64;
     let stored_size = |at: u32| match table.location(at) {
         Location::Packed { pack, offset } => layouts[pack as usize]
@@ -97,14 +97,14 @@ pub fn blob_pass(
         let (plain, searched) = chunk.split_at(split);
         let mut prepared: Vec<Prepared<'_>> = plain
             .par_iter()
-            .map(|&at| payload(inventory, table, &layouts, at, level, deltas.reuse))
+            .map(|&at| payload(inventory, table, layouts, at, level, deltas.reuse))
             .collect::<Result<_, _>>()?;
         let ranges = pieces(searched.len(), |k| {
             Some(key(searched[k])).filter(|&h| h != 0)
         });
         let (found, carry) = search_pieces(ranges, carry, |range, window| {
             let piece = &searched[range];
-            search_piece(inventory, table, &layouts, piece, level, deltas, window)
+            search_piece(inventory, table, layouts, piece, level, deltas, window)
                 .map(|(payloads, window)| (payloads, Some(window)))
         })?;
         prepared.extend(found);

@@ -117,6 +117,7 @@ const AHEAD_BYTES: u64 = 32 << 20;
 #[allow(clippy::too_many_arguments)]
 pub fn map_pass(
     inventory: &Inventory,
+    layouts: &[PackLayout],
     table: &ObjectTable,
     waves: Vec<Vec<u32>>,
     opts: TranslateOptions,
@@ -126,7 +127,6 @@ pub fn map_pass(
     progress: &dyn Progress,
 ) -> Result<MapOutcome, ConvertError> {
     let mut outcome = MapOutcome::default();
-    let layouts: Vec<PackLayout> = inventory.packs.iter().map(PackLayout::new).collect();
     let waves = search_order(table, waves, deltas);
     let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
     let mut ahead = Ahead {
@@ -134,9 +134,7 @@ pub fn map_pass(
         next: 0,
         carry: None,
         prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| {
-            prepare_chunk(
-                inventory, table, &layouts, chunk, opts, level, deltas, carry,
-            )
+            prepare_chunk(inventory, table, layouts, chunk, opts, level, deltas, carry)
         },
     };
     let whole = |at| read_translated(inventory, table, at, opts).map(|(_, body, _)| body);

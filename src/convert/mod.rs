@@ -47,6 +47,8 @@ mod table;
 mod verify;
 
 use std::collections::BTreeMap;
+
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -319,6 +321,12 @@ fn convert_in_pool(
     // side (`journal.rs`); the scope holds the threads that finish segments
     // in the background.
     progress.start("writing objects", Some(new_blobs + new_mapped));
+    // Where each source pack's entries start, for both passes.
+    let layouts: Vec<pack_layout::PackLayout> = inventory
+        .packs
+        .par_iter()
+        .map(pack_layout::PackLayout::new)
+        .collect();
     let (blobs, mapped, packs) = std::thread::scope(|scope| {
         let writer = |sequence| {
             journal::SegmentWriter::new(dest.pack_dir(), scope, &journal, sequence, opts.depth)
@@ -330,6 +338,7 @@ fn convert_in_pool(
                 journal::write_sequence(&mut blob_writer, |pack| {
                     blob_pass::blob_pass(
                         &inventory,
+                        &layouts,
                         table,
                         opts.compression,
                         deltas,
@@ -342,6 +351,7 @@ fn convert_in_pool(
                 journal::write_sequence(&mut map_writer, |pack| {
                     map_pass::map_pass(
                         &inventory,
+                        &layouts,
                         table,
                         waves,
                         topts,
