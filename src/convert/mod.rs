@@ -363,17 +363,19 @@ fn convert_in_pool(
                 })
             },
         );
-        let (blobs, mapped) = journal::first_failure(blobs, mapped)?;
-        // The last segments' finishes (fsync, idx, commit) run on.
-        let packs = [blob_writer.finish()?, map_writer.finish()?];
+        // The last segments' finishes (fsync, idx, commit) ran on; a
+        // failed one stopped the passes, so its error comes first.
+        let finished = journal::first_failure(blob_writer.finish(), map_writer.finish());
+        let passes = journal::first_failure(blobs, mapped);
+        let (packs, (blobs, mapped)) = journal::first_failure(finished, passes)?;
         Ok::<_, ConvertError>((blobs, mapped, packs))
     })?;
     let mut map = journal.into_map();
     progress.finish();
     outcome.blobs_copied_compressed = blobs;
     outcome.unknown_headers = mapped.unknown_headers;
-    outcome.packs_written = packs.iter().map(|p| p.packs).sum();
-    outcome.pack_size = packs.iter().map(|p| p.bytes).sum();
+    outcome.packs_written = packs.0.packs + packs.1.packs;
+    outcome.pack_size = packs.0.bytes + packs.1.bytes;
 
     // Nothing reads objects through the caches any more (notes rekeying
     // below fills them again if it runs).
