@@ -44,8 +44,8 @@ pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
 const MIN_SEGMENT: u32 = 256;
 /// The ceiling also bounds what a segment holds in memory (its objects'
 /// table positions, places and index entries, ~65 bytes an object, twice
-/// while one finishes in the background): a fast phase on a huge
-/// repository would otherwise aim at millions of objects a segment.
+/// per sequence while one finishes in the background): a fast phase on a
+/// huge repository would otherwise aim at millions of objects a segment.
 const MAX_SEGMENT: u32 = 1 << 20;
 /// Objects in the first segment, before a rate is known.
 const FIRST_SEGMENT: u32 = 4096;
@@ -100,7 +100,7 @@ pub struct SegmentWriter<'scope, 'a> {
     max_depth: u32,
     target: u32,
     current: Option<OpenSegment>,
-    pub outcome: SegmentsOutcome,
+    outcome: SegmentsOutcome,
 }
 
 impl<'scope, 'a> SegmentWriter<'scope, 'a> {
