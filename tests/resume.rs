@@ -97,9 +97,13 @@ fn convert_cmd(source: &Path, dest: &Path) -> Command {
 /// `convert_cmd` that prints its summary and notes.
 fn convert_cmd_with_summary(source: &Path, dest: &Path) -> Command {
     let mut cmd = rehash_command();
+    // Two threads on any machine: the blobs and the map pass then write
+    // their segment sequences at once, so kills also land while map-pass
+    // packs wait, renamed in, for the last blob segment's commit.
     cmd.arg("convert")
         .arg(source)
         .arg(dest)
+        .args(["--jobs", "2"])
         .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", SEGMENT_OBJECTS)
         .env("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS", SCAN_BATCH_OBJECTS);
     cmd
