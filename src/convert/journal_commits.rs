@@ -202,6 +202,14 @@ mod tests {
         table
     }
 
+    /// A map database of a run about to write `n` objects, with the table
+    /// of those objects, named; the directory must outlive the map.
+    fn fixture(dir: &tempfile::TempDir, n: u32) -> (IdMap, RunId, ObjectTable) {
+        let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
+        let run = map.begin_run(n.into(), n.into()).unwrap();
+        (map, run, table(n))
+    }
+
     fn segment(stem: &str, objects: Vec<u32>) -> Renamed {
         Renamed {
             stem: stem.to_string(),
@@ -213,9 +221,7 @@ mod tests {
     #[test]
     fn a_later_sequence_commits_after_the_earlier_one_ends() {
         let dir = tempfile::tempdir().unwrap();
-        let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
-        let run = map.begin_run(6, 6).unwrap();
-        let (table, hooks) = (table(6), Checkpoints::new(None));
+        let ((map, run, table), hooks) = (fixture(&dir, 6), Checkpoints::new(None));
         let journal = Journal::new(map, &table, run, &hooks, &[3, 3]);
         let commit = |sequence, stem, objects, last| {
             journal
@@ -242,9 +248,7 @@ mod tests {
     #[test]
     fn an_empty_sequence_holds_nothing_back() {
         let dir = tempfile::tempdir().unwrap();
-        let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
-        let run = map.begin_run(2, 2).unwrap();
-        let (table, hooks) = (table(2), Checkpoints::new(None));
+        let ((map, run, table), hooks) = (fixture(&dir, 2), Checkpoints::new(None));
         let journal = Journal::new(map, &table, run, &hooks, &[0, 2]);
         journal
             .commit_or_wait(1, segment("pack-m1", vec![1]), false)
