@@ -51,6 +51,9 @@ enum Payload<'a> {
     Deflated(Vec<u8>),
 }
 
+/// Writes every blob without a map row into `pack` (the blobs' sequence of
+/// segments); returns how many went in as copies of their source bytes.
+/// Counts progress in blobs appended (the caller's phase).
 pub fn blob_pass(
     inventory: &Inventory,
     layouts: &[PackLayout],

@@ -98,10 +98,10 @@ enum Stored {
     },
 }
 
-/// Compressed bytes of prepared chunks that may wait for the pack. With
-/// its own sequence of segments (written beside the blob pass) the appender
-/// keeps up with the preparing and this is rarely reached; it bounds a
-/// chunk of huge trees.
+/// Compressed bytes of prepared chunks that may wait for the pack. Since
+/// the map pass has segments of its own, its appends no longer wait for
+/// the blob pass; this bounds what is prepared while one chunk is
+/// appended (chunks of huge trees).
 const AHEAD_BYTES: u64 = 32 << 20;
 
 /// Runs the map pass into `pack`, its own sequence of segments, as a
