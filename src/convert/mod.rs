@@ -47,12 +47,12 @@ mod table;
 mod verify;
 
 use std::collections::BTreeMap;
-
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
 
 pub use dest::rehash_dir;
 pub use error::{ConvertError, role_name};
