@@ -194,6 +194,12 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         Ok(())
     }
 
+    /// Tells the other sequences' writers to stop at their next
+    /// checkpoint: this one failed.
+    pub fn abandon(&self) {
+        self.journal.abandon();
+    }
+
     /// Between chunks: stops at Ctrl-C, or when the other sequence's
     /// writer failed. Whatever the open segment holds is discarded (its
     /// temporary pack is removed) and redone by the next run.
@@ -278,34 +284,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 }
 
-/// Runs `work`, which appends objects through `writer`; when it fails,
-/// the other sequences are told to stop at their next checkpoint. The
-/// last segment's finish may still run: [`SegmentWriter::finish`] waits
-/// for it (once the other sequences need this thread no more).
-pub fn write_sequence<R>(
-    writer: &mut SegmentWriter<'_, '_>,
-    work: impl FnOnce(&mut SegmentWriter<'_, '_>) -> Result<R, ConvertError>,
-) -> Result<R, ConvertError> {
-    let done = work(writer);
-    if done.is_err() {
-        writer.journal.abandon();
-    }
-    done
-}
-
-/// The error to report when sequences written side by side both ended:
-/// a failure over the stop it caused in the other (reported as an
-/// interruption).
-pub fn first_failure<A, B>(
-    a: Result<A, ConvertError>,
-    b: Result<B, ConvertError>,
-) -> Result<(A, B), ConvertError> {
-    match (a, b) {
-        (Ok(a), Ok(b)) => Ok((a, b)),
-        (Err(ConvertError::Interrupted), Err(e)) | (Err(e), _) | (_, Err(e)) => Err(e),
-    }
-}
-
 /// The SHA-256 name of table object `at`: the passes name every object
 /// before they write it.
 fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
@@ -338,31 +316,4 @@ fn finish_pack(
         objects: segment.objects,
     };
     Ok((finished, renamed))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn failed(path: &str) -> ConvertError {
-        ConvertError::io(
-            std::path::Path::new(path),
-            std::io::Error::other("no space"),
-        )
-    }
-
-    #[test]
-    fn the_failure_is_reported_over_the_stop_it_caused() {
-        let stopped = || Err::<(), _>(ConvertError::Interrupted);
-        let real = |p| Err::<(), _>(failed(p));
-        let message = |r: Result<((), ()), ConvertError>| r.unwrap_err().to_string();
-        assert!(message(first_failure(stopped(), real("/b"))).contains("/b"));
-        assert!(message(first_failure(real("/a"), stopped())).contains("/a"));
-        assert!(message(first_failure(real("/a"), real("/b"))).contains("/a"));
-        assert!(matches!(
-            first_failure(stopped(), stopped()),
-            Err(ConvertError::Interrupted)
-        ));
-        assert!(first_failure(Ok::<_, ConvertError>(1), Ok::<_, ConvertError>(2)).is_ok());
-    }
 }

@@ -45,14 +45,13 @@ mod source;
 mod submodules;
 mod table;
 mod verify;
+mod write_objects;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 pub use dest::rehash_dir;
 pub use error::{ConvertError, role_name};
@@ -242,7 +241,7 @@ fn convert_in_pool(
         continued: existing.is_some(),
         ..Default::default()
     };
-    let (dest, mut map, fresh) = match existing {
+    let (dest, map, fresh) = match existing {
         Some(existing) => {
             progress.start("loading map", None);
             let rows = resume::load_map(&existing.map, &mut table)?;
@@ -305,77 +304,21 @@ fn convert_in_pool(
     resume::clean_leftovers(&dest, &map)?;
     map.set_meta("state", "converting")?;
 
-    let new_blobs = table
-        .indices()
-        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
-        .count() as u64;
-    let new_mapped = waves.iter().map(|w| w.len() as u64).sum::<u64>();
-    let run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
-    let journal = journal_commits::Journal::new(map, &table, run, &hooks, &[new_blobs, new_mapped]);
-    let deltas = delta_search::DeltaOptions {
-        window: opts.window,
-        depth: opts.depth,
-        reuse: opts.reuse_deltas,
-    };
-    // The blobs and the map pass write two sequences of segments side by
-    // side (`journal.rs`); the scope holds the threads that finish segments
-    // in the background.
-    progress.start("writing objects", Some(new_blobs + new_mapped));
-    // Where each source pack's entries start, for both passes.
-    let layouts: Vec<pack_layout::PackLayout> = inventory
-        .packs
-        .par_iter()
-        .map(pack_layout::PackLayout::new)
-        .collect();
-    let (blobs, mapped, packs) = std::thread::scope(|scope| {
-        let writer = |sequence| {
-            journal::SegmentWriter::new(dest.pack_dir(), scope, &journal, sequence, opts.depth)
-        };
-        let (mut blob_writer, mut map_writer) = (writer(0), writer(1));
-        let table = &table;
-        let (blobs, mapped) = rayon::join(
-            || {
-                journal::write_sequence(&mut blob_writer, |pack| {
-                    blob_pass::blob_pass(
-                        &inventory,
-                        &layouts,
-                        table,
-                        opts.compression,
-                        deltas,
-                        pack,
-                        progress,
-                    )
-                })
-            },
-            || {
-                journal::write_sequence(&mut map_writer, |pack| {
-                    map_pass::map_pass(
-                        &inventory,
-                        &layouts,
-                        table,
-                        waves,
-                        topts,
-                        opts.compression,
-                        deltas,
-                        pack,
-                        progress,
-                    )
-                })
-            },
-        );
-        // The last segments' finishes (fsync, idx, commit) ran on; a
-        // failed one stopped the passes, so its error comes first.
-        let finished = journal::first_failure(blob_writer.finish(), map_writer.finish());
-        let passes = journal::first_failure(blobs, mapped);
-        let (packs, (blobs, mapped)) = journal::first_failure(finished, passes)?;
-        Ok::<_, ConvertError>((blobs, mapped, packs))
-    })?;
-    let mut map = journal.into_map();
-    progress.finish();
-    outcome.blobs_copied_compressed = blobs;
-    outcome.unknown_headers = mapped.unknown_headers;
-    outcome.packs_written = packs.0.packs + packs.1.packs;
-    outcome.pack_size = packs.0.bytes + packs.1.bytes;
+    let (written, mut map, run) = write_objects::write_objects(
+        opts,
+        &inventory,
+        &table,
+        waves,
+        topts,
+        dest.pack_dir(),
+        map,
+        &hooks,
+        progress,
+    )?;
+    outcome.blobs_copied_compressed = written.blobs_copied;
+    outcome.unknown_headers = written.mapped.unknown_headers;
+    outcome.packs_written = written.packs;
+    outcome.pack_size = written.pack_size;
 
     // Nothing reads objects through the caches any more (notes rekeying
     // below fills them again if it runs).
