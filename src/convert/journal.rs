@@ -71,14 +71,7 @@ struct OpenSegment {
 #[derive(Debug, Default, Clone)]
 pub struct SegmentsOutcome {
     pub packs: u32,
-    pub objects: u64,
     pub bytes: u64,
-}
-
-/// A finished segment: what it adds to the outcome.
-struct Finished {
-    objects: u32,
-    bytes: u64,
 }
 
 /// Appends objects to the current segment of one sequence, finishing and
@@ -90,9 +83,8 @@ pub struct SegmentWriter<'scope, 'a> {
     journal: &'a Journal<'a>,
     /// 0: the blobs; 1: the map pass (commits after every blob segment).
     sequence: usize,
-    table: &'a ObjectTable,
-    /// The segment being finished, if any.
-    finishing: Option<ScopedJoinHandle<'scope, Result<Finished, ConvertError>>>,
+    /// The segment being finished, if any; it returns its pack's size.
+    finishing: Option<ScopedJoinHandle<'scope, Result<u64, ConvertError>>>,
     /// Objects this sequence still has to write; the last segment holds
     /// exactly the rest.
     remaining: u64,
@@ -120,7 +112,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             scope,
             journal,
             sequence,
-            table: journal.table(),
             finishing: None,
             remaining: journal.total(sequence),
             max_depth,
@@ -139,7 +130,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         size: u64,
         zlib: &[u8],
     ) -> Result<(), ConvertError> {
-        let sha256 = name_of(self.table, at);
+        let sha256 = name_of(self.journal.table(), at);
         let segment = self.open()?;
         segment.pack.add_compressed(sha256, kind, size, zlib)?;
         self.added(at, sha256, 0)
@@ -158,7 +149,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         delta_size: u64,
         zlib: &[u8],
     ) -> Result<bool, ConvertError> {
-        let (max_depth, table) = (self.max_depth, self.table);
+        let (max_depth, table) = (self.max_depth, self.journal.table());
         let (sha256, base) = (name_of(table, at), name_of(table, base));
         let segment = self.open()?;
         let objects = &segment.objects;
@@ -257,9 +248,10 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         self.wait_for_finish()?;
         let (journal, sequence, last) = (self.journal, self.sequence, self.remaining == 0);
         self.finishing = Some(self.scope.spawn(move || {
-            let done = finish_pack(segment, journal).and_then(|(finished, renamed)| {
+            let done = finish_pack(segment, journal).and_then(|renamed| {
+                let pack_size = renamed.pack_size;
                 journal.commit_or_wait(sequence, renamed, last)?;
-                Ok(finished)
+                Ok(pack_size)
             });
             if done.is_err() {
                 journal.abandon();
@@ -273,12 +265,11 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// error comes out here.
     fn wait_for_finish(&mut self) -> Result<(), ConvertError> {
         if let Some(handle) = self.finishing.take() {
-            let finished = handle
+            let pack_size = handle
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
             self.outcome.packs += 1;
-            self.outcome.objects += u64::from(finished.objects);
-            self.outcome.bytes += finished.bytes;
+            self.outcome.bytes += pack_size;
         }
         Ok(())
     }
@@ -286,7 +277,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 
 /// The SHA-256 name of table object `at`: the passes name every object
 /// before they write it.
-fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
+pub(super) fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
     table
         .sha256(at)
         .expect("objects are named before they are written")
@@ -294,10 +285,7 @@ fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
 
 /// Writes a full segment's trailer and indexes and renames it into place;
 /// its rows are committed next (`journal_commits.rs`).
-fn finish_pack(
-    segment: OpenSegment,
-    journal: &Journal<'_>,
-) -> Result<(Finished, Renamed), ConvertError> {
+fn finish_pack(segment: OpenSegment, journal: &Journal<'_>) -> Result<Renamed, ConvertError> {
     let written = segment.pack.finish()?;
     journal.hooks().kill_point(phase::PACK_RENAMED);
     let stem = written
@@ -306,14 +294,9 @@ fn finish_pack(
         .and_then(|s| s.to_str())
         .expect("pack names are ASCII")
         .to_string();
-    let finished = Finished {
-        objects: written.num_objects,
-        bytes: written.pack_size,
-    };
-    let renamed = Renamed {
+    Ok(Renamed {
         stem,
         pack_size: written.pack_size,
         objects: segment.objects,
-    };
-    Ok((finished, renamed))
+    })
 }

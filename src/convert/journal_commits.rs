@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::ConvertError;
+use super::journal::name_of;
 use super::resume_hooks::{Checkpoints, phase};
 use super::table::ObjectTable;
 use crate::idmap::{IdMap, MapRow, RunId};
@@ -159,23 +160,17 @@ impl<'a> Journal<'a> {
         segment.objects.sort_unstable();
         let rows = segment.objects.iter().map(|&at| MapRow {
             sha1: table.sha1(at),
-            sha256: table
-                .sha256(at)
-                .expect("objects are named before they are written"),
+            sha256: name_of(table, at),
             kind: table
                 .kind(at)
                 .expect("objects are scanned before they are written"),
         });
-        let committed =
-            state
-                .map
-                .commit_segment(self.run, &segment.stem, rows, segment.pack_size, &|| {
-                    hooks.kill_point(phase::IN_COMMIT)
-                });
-        if committed.is_err() {
-            self.abandon();
-        }
-        committed?;
+        // (A failure reaches the finisher that called, which abandons.)
+        state
+            .map
+            .commit_segment(self.run, &segment.stem, rows, segment.pack_size, &|| {
+                hooks.kill_point(phase::IN_COMMIT)
+            })?;
         hooks.kill_point(phase::COMMITTED);
         Ok(())
     }
