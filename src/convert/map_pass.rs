@@ -108,9 +108,9 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// pipeline: while the pack is busy appending a chunk (sequential: the
 /// pack stream and its checksum), the next chunks are read, translated,
 /// named and compressed on the other threads, in order, up to
-/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass (`mod.rs`), which
-/// writes the other sequence: no tree needs a blob's pack, only its name,
-/// which the scan knows. Preparing a chunk needs only the names of the
+/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass
+/// (`write_objects.rs`), which writes the other sequence: no tree needs a
+/// blob's pack, only its name, which the scan knows. Preparing a chunk needs only the names of the
 /// chunks before it, set when they were prepared; the window of a chunk's
 /// last piece continues into the next. The output is the same however far
 /// ahead the preparing got. Counts progress in objects appended.

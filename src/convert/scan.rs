@@ -83,6 +83,12 @@ struct Sink {
 #[repr(align(128))]
 struct ThreadPart(Mutex<Part>);
 
+impl ThreadPart {
+    fn lock(&self) -> MutexGuard<'_, Part> {
+        self.0.lock().expect("no panics while holding the lock")
+    }
+}
+
 #[derive(Default)]
 struct Part {
     records: ScanRecords,
@@ -104,10 +110,7 @@ impl Sink {
     /// The calling thread's part.
     fn part(&self) -> MutexGuard<'_, Part> {
         let i = rayon::current_thread_index().unwrap_or(0) % self.parts.len();
-        self.parts[i]
-            .0
-            .lock()
-            .expect("no panics while holding the lock")
+        self.parts[i].lock()
     }
 
     /// Takes what was recorded so far (a batch's sink may be shared by
@@ -115,8 +118,7 @@ impl Sink {
     fn take_parts(&self) -> (ScanRecords, Vec<MissingReference>, u64) {
         let mut whole = Part::default();
         for part in &self.parts {
-            let part =
-                std::mem::take(&mut *part.0.lock().expect("no panics while holding the lock"));
+            let part = std::mem::take(&mut *part.lock());
             whole.records.extend(part.records);
             whole.missing.extend(part.missing);
             whole.scanned += part.scanned;
