@@ -176,7 +176,7 @@ impl std::fmt::Debug for DeltaCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DeltaCache")
             .field("budget", &self.budget)
-            .field("used", &self.used)
+            .field("used", &self.used_bytes())
             .field("entries", &self.entries.len())
             .finish()
     }
@@ -224,7 +224,11 @@ mod tests {
         c.release();
         assert!(c.is_empty() && c.used_bytes() == 0 && c.get(3).is_none());
         c.insert(5, ObjectKind::Blob, vec![5; 4]);
-        assert!(c.get(5).is_some(), "usable after a release");
+        assert_eq!(
+            c.used_bytes(),
+            cost(4) + c.table_bytes(),
+            "usable after a release"
+        );
     }
 
     #[test]
