@@ -59,6 +59,9 @@ fn key(first: &[u8], bits: u32) -> usize {
     (u32::from_be_bytes(word) >> (32 - bits)) as usize
 }
 
+/// Page cache for the index build, in KiB: SQLite's default.
+const SORTER_CACHE_KIB: i64 = 2000;
+
 /// Makes `objects_by_sha256` the covering `(sha256, type)` index and fills
 /// both filters from the current rows. Runs in the caller's transaction.
 pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
@@ -81,6 +84,11 @@ pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
     // the last sequential step of a conversion), as many as --jobs allows.
     let helpers = rayon::current_num_threads().clamp(1, 8);
     conn.pragma_update(None, "threads", helpers as i64)?;
+    // The sorter keeps up to the page cache's size in memory before it
+    // spills to temporary files; a writing connection's cache is kept small
+    // for the journal's appends (`store::WRITE_CACHE_KIB`), so the build
+    // gets SQLite's default back.
+    conn.pragma_update(None, "cache_size", -SORTER_CACHE_KIB)?;
     conn.execute_batch(
         "CREATE UNIQUE INDEX IF NOT EXISTS objects_by_sha256 ON objects (sha256, type);
          DELETE FROM prefix_filter;",
