@@ -93,6 +93,12 @@ run() {
     # run's time (git.git's index-pack: 15.1-15.4 s after a sync, 19.5-20.0 s
     # right after a conversion).
     sync
+    # And each starts with the source's packs in the page cache: this VM
+    # pages out file pages nobody touched for a minute (DAMON reclaim), so
+    # a run after another corpus's (or a conversion that wrote 5 GB) read
+    # its input from disk by page faults (2200k's scan: 113 s at 0.46
+    # cores, waiting on reads), and the run measured the disk.
+    cat "$src"/objects/pack/*.pack >/dev/null
     /usr/bin/time -f "%e %U %S %M" -o "$tf" "$@" &
     local pid=$! peak=0
     while [[ -e /proc/$pid ]] && [[ ! -s $tf ]]; do
