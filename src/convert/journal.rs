@@ -57,12 +57,13 @@ const FIRST_SEGMENT: u32 = 4096;
 /// time bound already keeps segments near an eighth of their sequence.
 const SEQUENCE_SHARE: u64 = 8;
 
+/// A segment holds at most this many times the objects of the one before.
+const GROWTH: u64 = 4;
+
 /// The most objects a segment of a sequence of `total` objects holds.
 fn segment_ceiling(total: u64) -> u32 {
     (total / SEQUENCE_SHARE).clamp(FIRST_SEGMENT.into(), MAX_SEGMENT.into()) as u32
 }
-/// A segment holds at most this many times the objects of the one before.
-const GROWTH: u64 = 4;
 
 struct OpenSegment {
     pack: PackWriter,
@@ -121,15 +122,16 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         sequence: usize,
         max_depth: u32,
     ) -> Self {
+        let total = journal.total(sequence);
         SegmentWriter {
             dir,
             scope,
             journal,
             sequence,
             finishing: None,
-            remaining: journal.total(sequence),
+            remaining: total,
             max_depth,
-            ceiling: segment_ceiling(journal.total(sequence)),
+            ceiling: segment_ceiling(total),
             target: journal.hooks().segment_objects.unwrap_or(FIRST_SEGMENT),
             current: None,
             outcome: SegmentsOutcome::default(),
