@@ -414,6 +414,20 @@ fn idx_offset_past_the_pack() {
 }
 
 #[test]
+fn two_idx_entries_at_one_offset() {
+    let (mut source, paths) = two_blobs("idx-same-offset");
+    let n = 2usize;
+    let offsets_at = 8 + 1024 + n * 20 + n * 4;
+    // Both at the first entry's offset, right after the 12-byte header.
+    edit(&paths.idx, |b| {
+        b[offsets_at..offsets_at + 4].copy_from_slice(&12u32.to_be_bytes());
+        b[offsets_at + 4..offsets_at + 8].copy_from_slice(&12u32.to_be_bytes())
+    });
+    fix_trailer(&paths.idx);
+    source.refused(&[&p(&paths.pack), "two index entries point at offset 12"]);
+}
+
+#[test]
 fn idx_crc_mismatch() {
     let (mut source, paths) = two_blobs("idx-crc");
     let n = 2usize;

@@ -56,7 +56,7 @@ enum Payload<'a> {
 /// Counts progress in blobs appended (the caller's phase).
 pub fn blob_pass(
     inventory: &Inventory,
-    layouts: &[PackLayout],
+    layouts: &[PackLayout<'_>],
     table: &ObjectTable,
     level: u32,
     deltas: DeltaOptions,
@@ -186,7 +186,7 @@ fn append(
 fn search_piece<'a>(
     inventory: &'a Inventory,
     table: &ObjectTable,
-    layouts: &[PackLayout],
+    layouts: &[PackLayout<'_>],
     piece: &[u32],
     level: u32,
     deltas: DeltaOptions,
@@ -218,7 +218,7 @@ fn search_piece<'a>(
 fn payload<'a>(
     inventory: &'a Inventory,
     table: &ObjectTable,
-    layouts: &[PackLayout],
+    layouts: &[PackLayout<'_>],
     at: u32,
     level: u32,
     reuse: bool,

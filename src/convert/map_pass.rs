@@ -117,7 +117,7 @@ const AHEAD_BYTES: u64 = 32 << 20;
 #[allow(clippy::too_many_arguments)]
 pub fn map_pass(
     inventory: &Inventory,
-    layouts: &[PackLayout],
+    layouts: &[PackLayout<'_>],
     table: &ObjectTable,
     waves: Vec<Vec<u32>>,
     opts: TranslateOptions,
@@ -306,7 +306,7 @@ fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
 fn prepare_chunk(
     inventory: &Inventory,
     table: &ObjectTable,
-    layouts: &[PackLayout],
+    layouts: &[PackLayout<'_>],
     chunk: &Chunk<'_>,
     opts: TranslateOptions,
     level: u32,
@@ -504,7 +504,7 @@ fn named(
 struct ChunkContext<'a> {
     inventory: &'a Inventory,
     table: &'a ObjectTable,
-    layouts: &'a [PackLayout],
+    layouts: &'a [PackLayout<'a>],
     chunk: &'a [Named],
     /// Table index -> position in `chunk`.
     position: &'a HashMap<u32, usize>,

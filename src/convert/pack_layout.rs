@@ -2,25 +2,22 @@
 //! delta's base can be found without decoding anything.
 
 use crate::hash::ObjectId;
-use crate::pack::{EntryKind, Pack};
+use crate::pack::{EntryKind, Pack, PackError};
 
 /// A pack's entries by offset: (offset, position in the idx), sorted, so a
 /// delta's base offset can be turned into the base's name.
-pub struct PackLayout {
-    by_offset: Vec<(u64, u32)>,
+pub struct PackLayout<'p> {
+    by_offset: &'p [(u64, u32)],
     data_end: u64,
 }
 
-impl PackLayout {
-    pub fn new(pack: &Pack) -> Self {
-        let mut by_offset: Vec<(u64, u32)> = (0..pack.idx.num_objects())
-            .map(|i| (pack.idx.offset_at(i), i))
-            .collect();
-        by_offset.sort_unstable();
-        PackLayout {
-            by_offset,
+impl<'p> PackLayout<'p> {
+    /// The layout of `pack`, whose order the scan already made (and checked).
+    pub fn new(pack: &'p Pack) -> Result<Self, PackError> {
+        Ok(PackLayout {
+            by_offset: pack.entries_by_offset()?,
             data_end: pack.data.data_end() as u64,
-        }
+        })
     }
 
     /// The idx position and the end of the entry starting at `offset` (one
@@ -53,7 +50,7 @@ mod tests {
     fn an_entry_is_found_only_at_its_start() {
         // Sorted by offset; the idx positions follow name order instead.
         let layout = PackLayout {
-            by_offset: vec![(12, 2), (40, 0), (100, 1)],
+            by_offset: &[(12, 2), (40, 0), (100, 1)],
             data_end: 150,
         };
         assert_eq!(layout.entry(12), Some((2, 40)));

@@ -34,11 +34,8 @@ pub fn verify_pack(pack: &Pack) -> Result<(), ConvertError> {
 fn check_entries(pack: &Pack) -> Result<(), ConvertError> {
     let idx = &pack.idx;
     let data_end = pack.data.data_end() as u64;
-    let mut by_offset: Vec<(u64, u32)> = (0..idx.num_objects())
-        .map(|i| (idx.offset_at(i), i))
-        .collect();
-    by_offset.sort_unstable();
-    for &(offset, i) in &by_offset {
+    let by_offset = pack.entries_by_offset()?;
+    for &(offset, i) in by_offset {
         if offset < PACK_HEADER_LEN || offset >= data_end {
             return Err(ConvertError::IdxOffsetOutOfRange {
                 idx: idx.path().to_owned(),
@@ -47,13 +44,6 @@ fn check_entries(pack: &Pack) -> Result<(), ConvertError> {
                 data_end,
             });
         }
-    }
-    if let Some(w) = by_offset.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(PackError::DuplicateOffset {
-            path: pack.data.path().to_owned(),
-            offset: w[0].0,
-        }
-        .into());
     }
     for (n, &(offset, i)) in by_offset.iter().enumerate() {
         let Some(expected) = idx.crc32_at(i) else {

@@ -59,7 +59,11 @@ pub fn write_objects(
     };
     progress.start("writing objects", Some(new_blobs + new_mapped));
     // Where each source pack's entries start, for both passes.
-    let layouts: Vec<PackLayout> = inventory.packs.par_iter().map(PackLayout::new).collect();
+    let layouts = inventory
+        .packs
+        .par_iter()
+        .map(PackLayout::new)
+        .collect::<Result<Vec<_>, _>>()?;
     // The scope holds the threads that finish segments in the background.
     let written = std::thread::scope(|scope| {
         let writer =

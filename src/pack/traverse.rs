@@ -36,9 +36,9 @@ const ROOT: u32 = u32::MAX;
 const EXTERNAL: u32 = u32::MAX - 1;
 
 /// The delta forest of one pack, in offset order. Positions index `nodes`.
-struct Forest {
-    /// (offset, position in the index), sorted by offset.
-    nodes: Vec<(u64, u32)>,
+struct Forest<'p> {
+    /// (offset, position in the index), sorted by offset: the pack's own.
+    nodes: &'p [(u64, u32)],
     /// Children of position `p`: `children[child_start[p]..child_start[p + 1]]`.
     child_start: Vec<u32>,
     children: Vec<u32>,
@@ -47,7 +47,7 @@ struct Forest {
     external: Vec<(ObjectId, Vec<u32>)>,
 }
 
-impl Forest {
+impl Forest<'_> {
     fn children_of(&self, pos: u32) -> &[u32] {
         let p = pos as usize;
         &self.children[self.child_start[p] as usize..self.child_start[p + 1] as usize]
@@ -57,7 +57,7 @@ impl Forest {
 /// Shared state of one traversal.
 struct Walker<'a, E> {
     pack: &'a Pack,
-    forest: &'a Forest,
+    forest: &'a Forest<'a>,
     visit: &'a Visit<'a, E>,
     max_fan_depth: u32,
 }
@@ -70,8 +70,8 @@ struct Walker<'a, E> {
 /// offset order of their base, then external bases in id order, and cut
 /// into batches by object count and compressed size, so the same pack
 /// always gives the same batches.
-pub struct TraversalPlan {
-    forest: Forest,
+pub struct TraversalPlan<'p> {
+    forest: Forest<'p>,
     /// Every position, grouped by unit (each unit's tree in depth-first order).
     members: Vec<u32>,
     batches: Vec<Batch>,
@@ -102,7 +102,7 @@ impl BatchLimits {
     };
 }
 
-impl TraversalPlan {
+impl TraversalPlan<'_> {
     pub fn batch_count(&self) -> usize {
         self.batches.len()
     }
@@ -139,7 +139,7 @@ impl Pack {
 
     /// Builds the delta forest and cuts it into batches within `limits`
     /// (a single delta tree larger than the limits is a batch of its own).
-    pub fn plan_traversal(&self, limits: BatchLimits) -> Result<TraversalPlan, PackError> {
+    pub fn plan_traversal(&self, limits: BatchLimits) -> Result<TraversalPlan<'_>, PackError> {
         let forest = self.build_forest()?;
         let n = forest.nodes.len();
         let data_end = self.data.data_end() as u64;
@@ -288,18 +288,9 @@ impl Pack {
 
     /// Links every entry to its base and checks every entry is reachable
     /// from a base entry or an external base (no REF_DELTA cycles).
-    fn build_forest(&self) -> Result<Forest, PackError> {
+    fn build_forest(&self) -> Result<Forest<'_>, PackError> {
         let path = || self.data.path().to_owned();
-        let mut nodes: Vec<(u64, u32)> = (0..self.idx.num_objects())
-            .map(|i| (self.idx.offset_at(i), i))
-            .collect();
-        nodes.par_sort_unstable();
-        if let Some(w) = nodes.windows(2).find(|w| w[0].0 == w[1].0) {
-            return Err(PackError::DuplicateOffset {
-                path: path(),
-                offset: w[0].0,
-            });
-        }
+        let nodes = self.entries_by_offset()?;
         let position = |offset: u64| {
             nodes
                 .binary_search_by_key(&offset, |&(o, _)| o)
