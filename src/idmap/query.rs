@@ -208,7 +208,7 @@ const SELECT_COMMITTISH_BY_SHA1: &str = "SELECT sha1, sha256, type FROM objects 
 
 /// Address space SQLite may map (`PRAGMA mmap_size`): 64 GiB, far above
 /// any map (about 130 bytes per object).
-const MMAP_SIZE: i64 = 64 << 30;
+pub(super) const MMAP_SIZE: i64 = 64 << 30;
 
 /// Resolves ids against one open map with prepared statements, optionally
 /// inside one read transaction (one WAL snapshot for a whole batch).

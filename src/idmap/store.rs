@@ -62,6 +62,12 @@ impl IdMap {
             .map_err(sql)?;
         conn.pragma_update(None, "cache_size", -WRITE_CACHE_KIB)
             .map_err(sql)?;
+        // Each segment's sorted batch of rows walks most of the table's
+        // leaves, which the small cache above no longer holds: mapped, they
+        // are read in place instead of copied through read(2) every time
+        // (2200k objects: 6.0 GB of reads a conversion).
+        conn.pragma_update(None, "mmap_size", super::query::MMAP_SIZE)
+            .map_err(sql)?;
         match migrations::apply(&mut conn).map_err(sql)? {
             Ok(_) => {}
             Err(found) => {
