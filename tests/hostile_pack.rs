@@ -26,6 +26,17 @@ fn two_blobs(label: &str) -> (Source, PackPaths) {
     repo_with(label, &[blob_entry(A), blob_entry(B)])
 }
 
+/// Where the tables of an index v2 of `n` objects start: after the
+/// 8-byte header and the 256-entry fanout, names (20 bytes each), then
+/// CRC32s and offsets (4 bytes each).
+const IDX_NAMES_AT: usize = 8 + 1024;
+fn idx_crcs_at(n: usize) -> usize {
+    IDX_NAMES_AT + n * 20
+}
+fn idx_offsets_at(n: usize) -> usize {
+    idx_crcs_at(n) + n * 4
+}
+
 fn p(path: &std::path::Path) -> String {
     path.file_name().unwrap().to_string_lossy().into_owned()
 }
@@ -401,8 +412,7 @@ fn idx_fanout_not_monotonic() {
 #[test]
 fn idx_offset_past_the_pack() {
     let (mut source, paths) = two_blobs("idx-offset");
-    let n = 2usize;
-    let offsets_at = 8 + 1024 + n * 20 + n * 4;
+    let offsets_at = idx_offsets_at(2);
     edit(&paths.idx, |b| {
         b[offsets_at..offsets_at + 4].copy_from_slice(&100_000u32.to_be_bytes())
     });
@@ -416,8 +426,7 @@ fn idx_offset_past_the_pack() {
 #[test]
 fn two_idx_entries_at_one_offset() {
     let (mut source, paths) = two_blobs("idx-same-offset");
-    let n = 2usize;
-    let offsets_at = 8 + 1024 + n * 20 + n * 4;
+    let offsets_at = idx_offsets_at(2);
     // Both at the first entry's offset, right after the 12-byte header.
     edit(&paths.idx, |b| {
         b[offsets_at..offsets_at + 4].copy_from_slice(&12u32.to_be_bytes());
@@ -430,8 +439,7 @@ fn two_idx_entries_at_one_offset() {
 #[test]
 fn idx_crc_mismatch() {
     let (mut source, paths) = two_blobs("idx-crc");
-    let n = 2usize;
-    let crcs_at = 8 + 1024 + n * 20;
+    let crcs_at = idx_crcs_at(2);
     edit(&paths.idx, |b| b[crcs_at] ^= 0x55);
     fix_trailer(&paths.idx);
     let mut names = [object_name("blob", A), object_name("blob", B)];
@@ -452,7 +460,7 @@ fn idx_names_not_sorted() {
     edit(&paths.idx, |b| {
         // Swap the two names (keeping them in their fanout buckets is
         // impossible, so either check may fire: both are "unsorted").
-        let at = 8 + 1024;
+        let at = IDX_NAMES_AT;
         b[at..at + 20].copy_from_slice(&names[1]);
         b[at + 20..at + 40].copy_from_slice(&names[0]);
     });

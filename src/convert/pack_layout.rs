@@ -12,7 +12,8 @@ pub struct PackLayout<'p> {
 }
 
 impl<'p> PackLayout<'p> {
-    /// The layout of `pack`, whose order the scan already made (and checked).
+    /// The layout of `pack`, over its shared entry order (made by the
+    /// pack checks, or here on a run whose scan did not need it).
     pub fn new(pack: &'p Pack) -> Result<Self, PackError> {
         Ok(PackLayout {
             by_offset: pack.entries_by_offset()?,
