@@ -264,7 +264,8 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         }
         self.wait_for_finish()?;
         let (journal, sequence, last) = (self.journal, self.sequence, self.remaining == 0);
-        self.finishing = Some(self.scope.spawn(move || {
+        let finisher = std::thread::Builder::new().name(format!("segment-finish-{sequence}"));
+        let spawned = finisher.spawn_scoped(self.scope, move || {
             let done = finish_pack(segment, journal).and_then(|renamed| {
                 let pack_size = renamed.pack_size;
                 journal.commit_or_wait(sequence, renamed, last)?;
@@ -274,7 +275,10 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 journal.abandon();
             }
             done
-        }));
+        });
+        // A thread that cannot start is the system's limit, reported as
+        // an error of the segment's pack directory.
+        self.finishing = Some(spawned.map_err(|e| ConvertError::io(&self.dir, e))?);
         Ok(())
     }
 

@@ -200,7 +200,8 @@ pub fn convert(
     // Submodules first: their maps name the superproject's gitlinks.
     let mut submodules = Vec::new();
     let opts = &submodules::convert_submodules(opts, progress, &mut submodules)?;
-    let mut builder = rayon::ThreadPoolBuilder::new();
+    // Named, so a profile or /proc tells the workers from the helpers.
+    let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rehash-worker-{i}"));
     if let Some(jobs) = opts.jobs {
         builder = builder.num_threads(jobs.max(1));
     }
