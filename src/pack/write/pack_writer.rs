@@ -16,7 +16,7 @@ use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
 use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
-use super::pack_stream::PackStream;
+use super::pack_stream::{self, PackStream};
 use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
@@ -210,6 +210,7 @@ impl PackWriter {
         pack_file
             .sync_all()
             .map_err(PackWriteError::io(&temp_pack))?;
+        pack_stream::drop_cached(&pack_file);
         drop(pack_file);
 
         let mut temps = self.temps;
