@@ -35,14 +35,16 @@ const IN_FLIGHT: usize = 8;
 /// writeback (Linux `sync_file_range`, which does not wait), so the `fsync`
 /// when the pack is finished finds little left to write: on a 1.8 GB pack
 /// it otherwise stalled the run for over a second, with the disk idle while
-/// the pack was being written. The step before that one is then waited for
-/// and dropped from the page cache (`POSIX_FADV_DONTNEED`): nothing in the
-/// run reads a written pack again, and a cache that grows by every byte
-/// written (5 GB at 2M objects) evicts the source pack the run still reads
-/// and makes the kernel find a fresh page for every page written. On this
-/// project's VM a fresh page costs ~3 ms a MB, 13-16 s of system time for
-/// 5 GB written, against ~2 s when the same pages are recycled
-/// (docs/performance.md, session 15).
+/// the pack was being written. The step before, whose writeback had a whole
+/// step's time, is then dropped from the page cache (`POSIX_FADV_DONTNEED`,
+/// which skips pages still dirty or being written; those go when the
+/// finished pack is, after its `fsync`). Nothing in the run reads a
+/// written pack again, and a cache that grows by every byte written (5 GB
+/// at 2M objects) evicts the source pack the run still reads and makes the
+/// kernel find a fresh page for every page written: on this project's VM
+/// that cost ~3 ms a MB, 13-16 s of system time for 5 GB, against ~2 s
+/// when the same pages are recycled (docs/performance.md, session 15).
+/// Neither call waits for the disk, so the appender never waits on it here.
 const WRITEBACK_STEP: u64 = 32 << 20;
 
 /// What the helper thread hands back: the file, trailer written, and the
@@ -181,16 +183,16 @@ fn write_blocks(
     give_back: SyncSender<Vec<u8>>,
 ) -> Written {
     let mut hasher = FileHasher::new(hash);
-    // [settled, writeback_from): writeback started, not yet waited for.
-    let (mut written, mut writeback_from, mut settled) = (0u64, 0u64, 0u64);
+    // Writeback started up to `writeback_from`, the cache dropped up to `dropped`.
+    let (mut written, mut writeback_from, mut dropped) = (0u64, 0u64, 0u64);
     for mut block in todo {
         hasher.update(&block);
         file.write_all(&block)?;
         written += block.len() as u64;
         if written >= writeback_from + WRITEBACK_STEP {
             start_writeback(&file, writeback_from);
-            settle(&file, settled, writeback_from)?;
-            (settled, writeback_from) = (writeback_from, written);
+            drop_range(&file, dropped, writeback_from);
+            (dropped, writeback_from) = (writeback_from, written);
         }
         block.clear();
         // Full when the appender stopped taking blocks back: drop it.
@@ -222,39 +224,31 @@ fn start_writeback(file: &File, from: u64) {
     let _ = (file, from);
 }
 
-/// Waits until the bytes `from..to` of `file` are on disk, then drops them
-/// from the page cache (see [`WRITEBACK_STEP`]); [`drop_cached`] does the
-/// same for a whole file once it is synced. The wait's error is a
-/// write error: once reported here, the kernel does not report it again to
-/// the final `fsync` of this file descriptor.
-fn settle(file: &File, from: u64, to: u64) -> io::Result<()> {
+/// Drops the bytes `from..to` of `file` from the page cache, those already
+/// written (see [`WRITEBACK_STEP`]). Advisory: pages it cannot drop stay
+/// cached, and a write error stays for the final `fsync` to report.
+fn drop_range(file: &File, from: u64, to: u64) {
     #[cfg(target_os = "linux")]
     if to > from {
         use std::os::fd::AsRawFd as _;
-        let (fd, len) = (file.as_raw_fd(), (to - from) as libc::off64_t);
-        let wait = libc::SYNC_FILE_RANGE_WAIT_BEFORE
-            | libc::SYNC_FILE_RANGE_WRITE
-            | libc::SYNC_FILE_RANGE_WAIT_AFTER;
-        // SAFETY: plain syscalls on a file descriptor we own; no memory is
+        let len = (to - from) as libc::off_t;
+        // SAFETY: a plain syscall on a file descriptor we own; no memory is
         // passed.
-        if unsafe { libc::sync_file_range(fd, from as libc::off64_t, len, wait) } != 0 {
-            let error = io::Error::last_os_error();
-            // A file system without the call has nothing to wait for.
-            return match error.raw_os_error() {
-                Some(libc::EINVAL | libc::ENOSYS | libc::EOPNOTSUPP | libc::ESPIPE) => Ok(()),
-                _ => Err(error),
-            };
-        }
-        // Advisory: pages it cannot drop stay cached, nothing else changes.
-        unsafe { libc::posix_fadvise(fd, from as libc::off_t, len, libc::POSIX_FADV_DONTNEED) };
+        unsafe {
+            libc::posix_fadvise(
+                file.as_raw_fd(),
+                from as libc::off_t,
+                len,
+                libc::POSIX_FADV_DONTNEED,
+            )
+        };
     }
     #[cfg(not(target_os = "linux"))]
     let _ = (file, from, to);
-    Ok(())
 }
 
 /// Drops `file`'s pages from the page cache; for a file just synced, which
-/// this run does not read again. Advisory, like the drops in [`settle`].
+/// this run does not read again. Advisory, like [`drop_range`].
 pub fn drop_cached(file: &File) {
     #[cfg(target_os = "linux")]
     {
