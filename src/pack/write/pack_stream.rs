@@ -7,8 +7,8 @@
 //! (copying into the page cache, ext4's block reservation) most of the
 //! rest. Here the appender only copies bytes into 64 KiB blocks (memcpy,
 //! ~10x faster than the hash) and keeps the offset and the entry CRC32; a
-//! helper thread hashes each block, writes it and starts its writeback.
-//! The file and its trailer are the same as an inline hash-and-write of
+//! helper thread hashes each block, writes it, starts its writeback and
+//! drops what was written before from the page cache. The file and its trailer are the same as an inline hash-and-write of
 //! the same bytes would give.
 //!
 //! A failed write ends the helper thread; the appender sees it on its next
