@@ -8,8 +8,9 @@
 //! rest. Here the appender only copies bytes into 64 KiB blocks (memcpy,
 //! ~10x faster than the hash) and keeps the offset and the entry CRC32; a
 //! helper thread hashes each block, writes it, starts its writeback and
-//! drops what was written before from the page cache. The file and its trailer are the same as an inline hash-and-write of
-//! the same bytes would give.
+//! drops what was written before from the page cache. The file and its
+//! trailer are the same as an inline hash-and-write of the same bytes
+//! would give.
 //!
 //! A failed write ends the helper thread; the appender sees it on its next
 //! block (the channel is closed) and returns that error.
@@ -306,8 +307,8 @@ mod tests {
 
     #[test]
     fn pages_dropped_behind_the_writes_read_back_whole() {
-        // Past two writeback steps, so ranges are waited for and dropped
-        // from the cache while later blocks are still being written.
+        // Past two writeback steps, so a range is dropped from the cache
+        // while later blocks are still being written.
         let len = 2 * WRITEBACK_STEP as usize + 3 * BLOCK + 99;
         let data: Vec<u8> = (0..len).map(|i| (i % 253) as u8).collect();
         let mut stream = PackStream::new(tempfile::tempfile().unwrap(), HashKind::Sha256);
