@@ -226,39 +226,39 @@ fn start_writeback(file: &File, from: u64) {
 }
 
 /// Drops the bytes `from..to` of `file` from the page cache, those already
-/// written (see [`WRITEBACK_STEP`]). Advisory: pages it cannot drop stay
-/// cached, and a write error stays for the final `fsync` to report.
+/// written (see [`WRITEBACK_STEP`]).
 fn drop_range(file: &File, from: u64, to: u64) {
-    #[cfg(target_os = "linux")]
     if to > from {
+        advise_dontneed(file, from, to - from);
+    }
+}
+
+/// Drops `file`'s pages from the page cache; for a file just synced, which
+/// this run does not read again.
+pub fn drop_cached(file: &File) {
+    advise_dontneed(file, 0, 0);
+}
+
+/// `POSIX_FADV_DONTNEED` on `len` bytes from `from` (0: to the end).
+/// Advisory: pages it cannot drop stay cached, and a write error stays for
+/// the final `fsync` to report.
+fn advise_dontneed(file: &File, from: u64, len: u64) {
+    #[cfg(target_os = "linux")]
+    {
         use std::os::fd::AsRawFd as _;
-        let len = (to - from) as libc::off_t;
         // SAFETY: a plain syscall on a file descriptor we own; no memory is
         // passed.
         unsafe {
             libc::posix_fadvise(
                 file.as_raw_fd(),
                 from as libc::off_t,
-                len,
+                len as libc::off_t,
                 libc::POSIX_FADV_DONTNEED,
             )
         };
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (file, from, to);
-}
-
-/// Drops `file`'s pages from the page cache; for a file just synced, which
-/// this run does not read again. Advisory, like [`drop_range`].
-pub fn drop_cached(file: &File) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd as _;
-        // SAFETY: a plain syscall on a file descriptor we own.
-        unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = file;
+    let _ = (file, from, len);
 }
 
 #[cfg(test)]
