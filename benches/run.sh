@@ -19,6 +19,11 @@
 #   REPEAT=3          runs per tool; the table shows medians
 #   SKIP_FE=1         skip fast-export | fast-import (slow on big inputs)
 #   JOBS="1 2"        git-rehash --jobs values (default: 1 and nproc)
+#   ONE_CORE=1        also run `--jobs 1` confined to one CPU (taskset -c 0),
+#                     row rehash-1core: --jobs 1 still runs its pack-write
+#                     and segment-finish helpers beside the worker, on the
+#                     other cores when there are any, so this row is the
+#                     single-core time that the scaling figures divide by
 #   REPACK=1          `git repack -adf` the generated corpus (git-like deltas)
 #   REHASH_ARGS=...   more `convert` options, e.g. --unmapped-gitlinks=placeholder
 #                     for a repository that pins submodules (git.git)
@@ -149,6 +154,11 @@ for size in "${@:-10k 100k}"; do
             # shellcheck disable=SC2086 # REHASH_ARGS is a list of options
             run "rehash-j$j" "$rehash" convert "$src" "$out" --quiet --jobs "$j" ${REHASH_ARGS:-}
         done
+        if [[ ${ONE_CORE:-0} == 1 ]]; then
+            rm -rf "$out"
+            # shellcheck disable=SC2086 # as above
+            run rehash-1core taskset -c 0 "$rehash" convert "$src" "$out" --quiet --jobs 1 ${REHASH_ARGS:-}
+        fi
         run index-pack git index-pack --verify "$pack"
         if [[ -z ${SKIP_FE:-} ]]; then
             rm -rf "$out"
