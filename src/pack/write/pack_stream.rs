@@ -228,6 +228,7 @@ fn start_writeback(file: &File, from: u64) {
 /// Drops the bytes `from..to` of `file` from the page cache, those already
 /// written (see [`WRITEBACK_STEP`]).
 fn drop_range(file: &File, from: u64, to: u64) {
+    // Not for an empty range: a length of 0 tells the call "to the end".
     if to > from {
         advise_dontneed(file, from, to - from);
     }
