@@ -284,6 +284,56 @@ fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
     assert_sound(&dest, &expected, "resumed after a kill in pack writing");
 }
 
+/// The rows of an interrupted run stay staged (a run merges them into the
+/// map's table only when it ends), and readers see them all the same: the
+/// export of the interrupted DEST is exactly the committed segments' part of
+/// the finished map, and a query answers for one of them.
+#[test]
+fn an_interrupted_runs_map_answers_for_what_it_committed() {
+    let source = make_source("staged-read");
+    let expected = reference(&source, "staged-read-ref");
+    let dest = scratch_dir("staged-read").join("dest.git");
+    let out = convert_cmd(&source, &dest)
+        .env("GIT_REHASH_TEST_KILL_AT", "committed:4")
+        .output()
+        .unwrap();
+    assert!(killed(&out));
+    let (staged, merged, journaled): (i64, i64, i64) = {
+        let db = rusqlite::Connection::open(dest.join("rehash/map.sqlite")).unwrap();
+        db.query_row(
+            "SELECT (SELECT count(*) FROM staged_rows), (SELECT count(*) FROM objects), \
+                    (SELECT sum(objects) FROM segments)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        (staged, merged),
+        (4, 0),
+        "four segments staged, none merged"
+    );
+    let export = snapshot(&dest).map;
+    let finished: BTreeSet<&str> = expected.map.lines().collect();
+    assert_eq!(export.lines().count() as i64, journaled);
+    for line in export.lines() {
+        assert!(finished.contains(line), "not in the finished map: {line}");
+    }
+    let first = export.lines().next().expect("rows were committed");
+    let sha1 = first.split(' ').next().unwrap();
+    let out = rehash_command()
+        .args(["map", "--repo"])
+        .arg(&dest)
+        .arg(&sha1[..10])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), first);
+
+    run_ok(&mut convert_cmd(&source, &dest));
+    assert_sound(&dest, &expected, "resumed after readers saw staged rows");
+}
+
 #[test]
 fn killed_again_and_again_while_resuming() {
     let source = make_source("kill-chain");

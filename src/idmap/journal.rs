@@ -2,8 +2,9 @@
 //! pack ("segment"), committed together with the map rows of the objects in
 //! that pack (migration 0002).
 //!
-//! This is the checkpoint of a conversion: a row in `objects` exists only
-//! for an object stored in a pack named by `segments`, so a resumed or
+//! This is the checkpoint of a conversion: a map row (in `objects`, or
+//! staged in `staged_rows` until the run's end merges it) exists only for
+//! an object stored in a pack named by `segments`, so a resumed or
 //! incremental run converts exactly the objects without a row.
 
 use rusqlite::{OptionalExtension, params};
@@ -45,11 +46,12 @@ impl IdMap {
     }
 
     /// In one transaction: the segment row of the finished pack `pack` (file
-    /// stem) and the map rows of every object in it. Call only once the pack
-    /// is renamed into place and durable. `rows` come best in SHA-1 order
-    /// (the clustered key: each insert then appends to the same b-tree
-    /// pages); any order gives the same map. `before_commit` runs inside
-    /// the transaction, just before it commits (a test hook).
+    /// stem) and the map rows of every object in it, staged (`staged.rs`)
+    /// until `finish_load` merges them into `objects`. Call only once the
+    /// pack is renamed into place and durable. `rows` come best in SHA-1
+    /// order (the merge then reads each blob in key order); any order gives
+    /// the same map. `before_commit` runs
+    /// inside the transaction, just before it commits (a test hook).
     pub fn commit_segment(
         &mut self,
         run: RunId,
@@ -76,19 +78,7 @@ impl IdMap {
                 params![pack, run.0, seq, rows.len() as i64, bytes as i64],
             )
             .map_err(sql)?;
-            let mut stmt = tx
-                .prepare_cached(
-                    "INSERT OR REPLACE INTO objects (sha1, sha256, type) VALUES (?1, ?2, ?3)",
-                )
-                .map_err(sql)?;
-            for row in rows {
-                stmt.execute(params![
-                    row.sha1.as_bytes(),
-                    row.sha256.as_bytes(),
-                    row.kind.pack_code()
-                ])
-                .map_err(sql)?;
-            }
+            super::staged::stage(&tx, pack, rows).map_err(sql)?;
         }
         before_commit();
         tx.commit().map_err(sql)

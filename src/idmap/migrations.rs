@@ -52,6 +52,11 @@ pub const MIGRATIONS: &[Migration] = &[
         // filters now, so it is fast without waiting for another conversion.
         then: Some(lookup_aids::upgrade_indexed_map),
     },
+    Migration {
+        id: 5,
+        sql: include_str!("../../migrations/0005_staged_rows.sql"),
+        then: None,
+    },
 ];
 
 /// The highest migration number this build knows.

@@ -251,12 +251,16 @@ impl<'m> Resolver<'m> {
     /// read transaction), which saves taking the read lock per query. A
     /// writer is never blocked by it (WAL); it only sees the snapshot end
     /// when this resolver is dropped. Within the snapshot the prefix
-    /// filters are used, when the map has current ones.
+    /// filters are used, when the map has current ones (never over staged
+    /// rows: the filters describe `objects` alone).
     pub fn hold_snapshot(&mut self) -> Result<(), IdMapError> {
         if !self.in_snapshot {
             let sql = |e| self.map.sql(e);
             self.map.conn.execute_batch("BEGIN DEFERRED").map_err(sql)?;
             self.in_snapshot = true;
+            if self.map.shadowed {
+                return Ok(());
+            }
             for (filter, side) in self.filters.iter_mut().zip([Side::Sha1, Side::Sha256]) {
                 *filter = PrefixFilter::open(&self.map.conn, side).map_err(sql)?;
             }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use super::IdMapError;
-use super::{lookup_aids, migrations};
+use super::{lookup_aids, migrations, staged};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
@@ -26,6 +26,10 @@ pub struct MapRow {
 pub struct IdMap {
     pub(super) conn: Connection,
     pub(super) path: PathBuf,
+    /// A read-only connection that found staged rows: `objects` is its
+    /// temporary view over them and the table (`staged::shadow`), and the
+    /// prefix filters, which describe the table alone, are not used.
+    pub(super) shadowed: bool,
 }
 
 /// Page cache of a connection opened for writing, in KiB (SQLite's
@@ -78,10 +82,19 @@ impl IdMap {
                 });
             }
         }
-        Ok(IdMap {
+        let mut map = IdMap {
             conn,
             path: path.to_path_buf(),
-        })
+            shadowed: false,
+        };
+        // Rows an interrupted run staged: merged before anything reads or
+        // adds to the map, so a resumed run sees one table.
+        if staged::any(&map.conn).map_err(|e| map.sql(e))? {
+            let tx = map.conn.transaction().map_err(sql)?;
+            staged::fold(&tx, path)?;
+            tx.commit().map_err(sql)?;
+        }
+        Ok(map)
     }
 
     /// Opens an existing database read-only (queries, exports, verification).
@@ -94,9 +107,10 @@ impl IdMap {
             path: path.to_path_buf(),
             source,
         })?;
-        let map = IdMap {
+        let mut map = IdMap {
             conn,
             path: path.to_path_buf(),
+            shadowed: false,
         };
         if let Err(found) = migrations::check(&map.conn).map_err(|e| map.sql(e))? {
             return Err(IdMapError::TooNew {
@@ -105,6 +119,7 @@ impl IdMap {
                 known: migrations::latest_version(),
             });
         }
+        map.shadowed = staged::shadow(&map.conn, path)?;
         Ok(map)
     }
 
@@ -157,8 +172,9 @@ impl IdMap {
         Ok(count)
     }
 
-    /// Builds the reverse (SHA-256) index and the prefix filters once the
-    /// rows are in (see `lookup_aids`).
+    /// Merges the staged rows into `objects` (`staged`), then builds the
+    /// reverse (SHA-256) index and the prefix filters (see `lookup_aids`),
+    /// in one transaction.
     pub fn finish_load(&mut self) -> Result<(), IdMapError> {
         let path = self.path.clone();
         let sql = |source| IdMapError::Sql {
@@ -166,6 +182,7 @@ impl IdMap {
             source,
         };
         let tx = self.conn.transaction().map_err(sql)?;
+        staged::fold(&tx, &path)?;
         lookup_aids::build(&tx).map_err(sql)?;
         tx.commit().map_err(sql)?;
         self.conn.execute_batch("PRAGMA optimize;").map_err(sql)
@@ -188,11 +205,18 @@ impl IdMap {
             .map_err(|e| self.sql(e))
     }
 
+    /// Rows in the map, staged or not.
     pub fn count(&self) -> Result<u64, IdMapError> {
-        self.conn
+        let rows = self
+            .conn
             .query_row("SELECT count(*) FROM objects", [], |r| r.get::<_, i64>(0))
-            .map(|n| n as u64)
-            .map_err(|e| self.sql(e))
+            .map_err(|e| self.sql(e))? as u64;
+        // A shadowed `objects` already counts the staged rows.
+        let staged = match self.shadowed {
+            true => 0,
+            false => staged::count(&self.conn).map_err(|e| self.sql(e))?,
+        };
+        Ok(rows + staged)
     }
 
     /// The row of an object by either of its names.
