@@ -15,6 +15,7 @@ mod journal;
 mod lookup_aids;
 mod migrations;
 mod query;
+mod row_batch;
 mod staged;
 mod store;
 #[cfg(test)]

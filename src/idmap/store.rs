@@ -173,8 +173,14 @@ impl IdMap {
     }
 
     /// Merges the staged rows into `objects` (`staged`), then builds the
-    /// reverse (SHA-256) index and the prefix filters (see `lookup_aids`),
-    /// in one transaction.
+    /// reverse (SHA-256) index and the prefix filters (see `lookup_aids`).
+    ///
+    /// Two transactions: the merged table is committed (and so checkpointed
+    /// into the file) before the build reads it back, because pages still
+    /// in the write-ahead log are read with a copy each where the file's
+    /// are read in place (`mmap_size`); one transaction took 15% longer on
+    /// 100k objects. Interrupted between the two, the map has its rows and
+    /// no fresh aids, which the next run's `finish_load` builds.
     pub fn finish_load(&mut self) -> Result<(), IdMapError> {
         let path = self.path.clone();
         let sql = |source| IdMapError::Sql {
@@ -183,6 +189,8 @@ impl IdMap {
         };
         let tx = self.conn.transaction().map_err(sql)?;
         staged::fold(&tx, &path)?;
+        tx.commit().map_err(sql)?;
+        let tx = self.conn.transaction().map_err(sql)?;
         lookup_aids::build(&tx).map_err(sql)?;
         tx.commit().map_err(sql)?;
         self.conn.execute_batch("PRAGMA optimize;").map_err(sql)
