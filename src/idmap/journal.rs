@@ -50,8 +50,8 @@ impl IdMap {
     /// until `finish_load` merges them into `objects`. Call only once the
     /// pack is renamed into place and durable. `rows` come best in SHA-1
     /// order (the merge then reads each blob in key order); any order gives
-    /// the same map. `before_commit` runs
-    /// inside the transaction, just before it commits (a test hook).
+    /// the same map. `before_commit` runs inside the transaction, just
+    /// before it commits (a test hook).
     pub fn commit_segment(
         &mut self,
         run: RunId,
