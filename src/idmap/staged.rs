@@ -356,6 +356,14 @@ mod tests {
         sorted(all)
     }
 
+    /// A new map in `dir`, open for writing, with a run begun.
+    fn writer(dir: &tempfile::TempDir) -> (std::path::PathBuf, IdMap, RunId) {
+        let path = dir.path().join("map.sqlite");
+        let mut map = IdMap::open_rw(&path).unwrap();
+        let run = map.begin_run(0, 0).unwrap();
+        (path, map, run)
+    }
+
     fn staged_in(map: &IdMap) -> u64 {
         count(&map.conn).unwrap()
     }
@@ -373,9 +381,7 @@ mod tests {
     #[test]
     fn segments_stage_and_the_end_of_the_run_merges_them_in_order() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("map.sqlite");
-        let mut map = IdMap::open_rw(&path).unwrap();
-        let run = map.begin_run(0, 0).unwrap();
+        let (_, mut map, run) = writer(&dir);
         // Pieces of more than one read, and segments that interleave.
         let rows = commit(&mut map, run, 0, &[2500, 1, 0, 1100]);
         assert_eq!(staged_in(&map), 3601);
@@ -389,9 +395,7 @@ mod tests {
     #[test]
     fn the_next_writer_merges_what_an_interrupted_run_staged() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("map.sqlite");
-        let mut map = IdMap::open_rw(&path).unwrap();
-        let run = map.begin_run(0, 0).unwrap();
+        let (path, mut map, run) = writer(&dir);
         let rows = commit(&mut map, run, 0, &[30, 40]);
         drop(map); // interrupted before finish_load
         let map = IdMap::open_rw(&path).unwrap();
@@ -402,9 +406,7 @@ mod tests {
     #[test]
     fn a_reader_sees_staged_rows_by_every_kind_of_query() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("map.sqlite");
-        let mut map = IdMap::open_rw(&path).unwrap();
-        let run = map.begin_run(0, 0).unwrap();
+        let (path, mut map, run) = writer(&dir);
         let old = commit(&mut map, run, 0, &[50]);
         map.finish_load().unwrap();
         // A later run stages more: the filters built above no longer
@@ -444,9 +446,7 @@ mod tests {
     #[test]
     fn a_corrupt_staged_row_is_named_with_its_segment() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("map.sqlite");
-        let mut map = IdMap::open_rw(&path).unwrap();
-        let run = map.begin_run(0, 0).unwrap();
+        let (path, mut map, run) = writer(&dir);
         commit(&mut map, run, 0, &[3]);
         let mut blob = vec![0u8; ROW_BYTES];
         blob[52] = 9;
