@@ -302,6 +302,9 @@ mod tests {
         // Read-only, the old map still answers (without filters).
         let old = IdMap::open_read_only(&path).unwrap();
         assert_eq!(resolve_batch(&old, &ids), expected);
+        // It has no `staged_rows` table (migration 5) either.
+        assert!(!old.shadowed);
+        assert_eq!(old.count().unwrap(), 200);
         drop(old);
         drop(IdMap::open_rw(&path).unwrap());
         let map = IdMap::open_read_only(&path).unwrap();
