@@ -24,11 +24,7 @@ impl IdMap {
     /// Records created objects; re-recording the same object is a no-op
     /// (re-runs create the same objects: their content is deterministic).
     pub fn record_created(&mut self, rows: &[CreatedRow]) -> Result<(), IdMapError> {
-        let path = self.path.clone();
-        let sql = |source| IdMapError::Sql {
-            path: path.clone(),
-            source,
-        };
+        let sql = IdMapError::sql_at(&self.path);
         let tx = self.conn.transaction().map_err(sql)?;
         {
             let mut stmt = tx

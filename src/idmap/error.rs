@@ -1,6 +1,6 @@
 //! Errors of the map store.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
 pub enum IdMapError {
@@ -24,4 +24,14 @@ pub enum IdMapError {
     },
     #[error("map database {path} has a corrupt row: {reason}")]
     CorruptRow { path: PathBuf, reason: String },
+}
+
+impl IdMapError {
+    /// The `map_err` of a SQL call on the database at `path`.
+    pub(super) fn sql_at(path: &Path) -> impl Fn(rusqlite::Error) -> Self + Copy + '_ {
+        move |source| IdMapError::Sql {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
 }

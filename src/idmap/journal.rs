@@ -60,11 +60,7 @@ impl IdMap {
         bytes: u64,
         before_commit: &dyn Fn(),
     ) -> Result<(), IdMapError> {
-        let path = self.path.clone();
-        let sql = |source| IdMapError::Sql {
-            path: path.clone(),
-            source,
-        };
+        let sql = IdMapError::sql_at(&self.path);
         let tx = self.conn.transaction().map_err(sql)?;
         {
             let seq: i64 = tx

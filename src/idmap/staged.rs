@@ -126,10 +126,7 @@ pub(super) fn count(conn: &Connection) -> rusqlite::Result<u64> {
 /// Merges every staged row into `objects`, in SHA-1 order, and empties
 /// `staged_rows`: in the caller's transaction. Returns the rows merged.
 pub(super) fn fold(conn: &Connection, path: &Path) -> Result<u64, IdMapError> {
-    let sql = |source| IdMapError::Sql {
-        path: path.to_path_buf(),
-        source,
-    };
+    let sql = IdMapError::sql_at(path);
     let rows = insert_merged(conn, path, "objects")?;
     conn.execute("DELETE FROM staged_rows", []).map_err(sql)?;
     Ok(rows)
@@ -138,10 +135,7 @@ pub(super) fn fold(conn: &Connection, path: &Path) -> Result<u64, IdMapError> {
 /// Inserts every staged row, merged in SHA-1 order, into `table`, a batch
 /// per statement (`row_batch.rs`). Returns the rows inserted.
 fn insert_merged(conn: &Connection, path: &Path, table: &str) -> Result<u64, IdMapError> {
-    let sql = |source| IdMapError::Sql {
-        path: path.to_path_buf(),
-        source,
-    };
+    let sql = IdMapError::sql_at(path);
     let mut merge = Merge::open(conn, path)?;
     let batch = RowBatch::register(conn).map_err(sql)?;
     let mut insert = conn
@@ -177,10 +171,7 @@ fn insert_merged(conn: &Connection, path: &Path, table: &str) -> Result<u64, IdM
 /// rows while this connection is open, a row then in both tables is still
 /// one row. Returns whether it shadowed anything.
 pub(super) fn shadow(conn: &Connection, path: &Path) -> Result<bool, IdMapError> {
-    let sql = |source| IdMapError::Sql {
-        path: path.to_path_buf(),
-        source,
-    };
+    let sql = IdMapError::sql_at(path);
     // One snapshot for the check and the copy.
     conn.execute_batch("BEGIN DEFERRED").map_err(sql)?;
     let copied = copy_staged(conn, path);
@@ -194,10 +185,7 @@ pub(super) fn shadow(conn: &Connection, path: &Path) -> Result<bool, IdMapError>
 }
 
 fn copy_staged(conn: &Connection, path: &Path) -> Result<bool, IdMapError> {
-    let sql = |source| IdMapError::Sql {
-        path: path.to_path_buf(),
-        source,
-    };
+    let sql = IdMapError::sql_at(path);
     if !any(conn).map_err(sql)? {
         return Ok(false);
     }
@@ -243,10 +231,7 @@ struct Source<'c> {
 
 impl<'c> Merge<'c> {
     fn open(conn: &'c Connection, path: &'c Path) -> Result<Self, IdMapError> {
-        let sql = |source| IdMapError::Sql {
-            path: path.to_path_buf(),
-            source,
-        };
+        let sql = IdMapError::sql_at(path);
         let segments: Vec<(i64, String, i64)> = conn
             .prepare("SELECT rowid, pack, length(rows) FROM main.staged_rows ORDER BY rowid")
             .and_then(|mut stmt| {
@@ -299,10 +284,7 @@ impl<'c> Merge<'c> {
             source
                 .blob
                 .read_at_exact(&mut source.piece, source.offset)
-                .map_err(|e| IdMapError::Sql {
-                    path: self.path.to_path_buf(),
-                    source: e,
-                })?;
+                .map_err(IdMapError::sql_at(self.path))?;
             source.offset += take;
             source.at = 0;
         }

@@ -55,10 +55,7 @@ impl IdMap {
             path: path.to_path_buf(),
             source,
         })?;
-        let sql = |source| IdMapError::Sql {
-            path: path.to_path_buf(),
-            source,
-        };
+        let sql = IdMapError::sql_at(path);
         // WAL: readers (`git-rehash map`) never block the writer and vice versa.
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(sql)?;
@@ -89,7 +86,7 @@ impl IdMap {
         };
         // Rows an interrupted run staged: merged before anything reads or
         // adds to the map, so a resumed run sees one table.
-        if staged::any(&map.conn).map_err(|e| map.sql(e))? {
+        if staged::any(&map.conn).map_err(sql)? {
             let tx = map.conn.transaction().map_err(sql)?;
             staged::fold(&tx, path)?;
             tx.commit().map_err(sql)?;
@@ -128,10 +125,7 @@ impl IdMap {
     }
 
     pub(super) fn sql(&self, source: rusqlite::Error) -> IdMapError {
-        IdMapError::Sql {
-            path: self.path.clone(),
-            source,
-        }
+        IdMapError::sql_at(&self.path)(source)
     }
 
     /// Inserts rows in large transactions. Rows should come sorted by SHA-1
@@ -141,29 +135,23 @@ impl IdMap {
         let mut rows = rows.into_iter().peekable();
         let mut count = 0u64;
         while rows.peek().is_some() {
-            let tx = self.conn.transaction().map_err(|e| IdMapError::Sql {
-                path: self.path.clone(),
-                source: e,
-            })?;
+            let tx = self
+                .conn
+                .transaction()
+                .map_err(IdMapError::sql_at(&self.path))?;
             {
                 let mut stmt = tx
                     .prepare_cached(
                         "INSERT OR REPLACE INTO objects (sha1, sha256, type) VALUES (?1, ?2, ?3)",
                     )
-                    .map_err(|e| IdMapError::Sql {
-                        path: self.path.clone(),
-                        source: e,
-                    })?;
+                    .map_err(IdMapError::sql_at(&self.path))?;
                 for row in rows.by_ref().take(LOAD_BATCH) {
                     stmt.execute(params![
                         row.sha1.as_bytes(),
                         row.sha256.as_bytes(),
                         row.kind.pack_code()
                     ])
-                    .map_err(|e| IdMapError::Sql {
-                        path: self.path.clone(),
-                        source: e,
-                    })?;
+                    .map_err(IdMapError::sql_at(&self.path))?;
                     count += 1;
                 }
             }
@@ -182,13 +170,9 @@ impl IdMap {
     /// 100k objects. Interrupted between the two, the map has its rows and
     /// no fresh aids, which the next run's `finish_load` builds.
     pub fn finish_load(&mut self) -> Result<(), IdMapError> {
-        let path = self.path.clone();
-        let sql = |source| IdMapError::Sql {
-            path: path.clone(),
-            source,
-        };
+        let sql = IdMapError::sql_at(&self.path);
         let tx = self.conn.transaction().map_err(sql)?;
-        staged::fold(&tx, &path)?;
+        staged::fold(&tx, &self.path)?;
         tx.commit().map_err(sql)?;
         let tx = self.conn.transaction().map_err(sql)?;
         lookup_aids::build(&tx).map_err(sql)?;
