@@ -193,6 +193,20 @@ fn killed(out: &Output) -> bool {
     !out.status.success() && out.status.code().is_none()
 }
 
+/// Runs the conversion with the test hook set to kill it at `spec`, and
+/// checks that it was killed.
+fn convert_killed_at(source: &Path, dest: &Path, spec: &str) {
+    let out = convert_cmd(source, dest)
+        .env("GIT_REHASH_TEST_KILL_AT", spec)
+        .output()
+        .unwrap();
+    assert!(
+        killed(&out),
+        "kill point {spec} did not fire: {out:?}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 #[test]
 fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
     let source = make_source("kill-sweep");
@@ -231,11 +245,7 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
     assert!(points.len() >= 20, "only {} kill points", points.len());
     for spec in &points {
         let dest = scratch_dir("kill-sweep-run").join("dest.git");
-        let out = convert_cmd(&source, &dest)
-            .env("GIT_REHASH_TEST_KILL_AT", spec)
-            .output()
-            .unwrap();
-        assert!(killed(&out), "kill point {spec} did not fire: {out:?}");
+        convert_killed_at(&source, &dest, spec);
         assert!(
             !dest.join("config").exists() || spec == "publish:1",
             "{spec}: DEST looks complete before it is"
@@ -250,11 +260,7 @@ fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
     let source = make_source("scan-kill");
     let expected = reference(&source, "scan-kill-ref");
     let dest = scratch_dir("scan-kill-run").join("dest.git");
-    let out = convert_cmd(&source, &dest)
-        .env("GIT_REHASH_TEST_KILL_AT", "scan-batch:3")
-        .output()
-        .unwrap();
-    assert!(killed(&out), "{}", String::from_utf8_lossy(&out.stderr));
+    convert_killed_at(&source, &dest, "scan-batch:3");
     // Three batches of 7 objects are durable; the next run decodes only the rest.
     let out = run_ok(&mut convert_cmd_with_summary(&source, &dest));
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -270,11 +276,7 @@ fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
 
     // A kill after the scan (inside pack writing) does not scan again either.
     let dest = scratch_dir("scan-kill-late").join("dest.git");
-    let out = convert_cmd(&source, &dest)
-        .env("GIT_REHASH_TEST_KILL_AT", "committed:1")
-        .output()
-        .unwrap();
-    assert!(killed(&out));
+    convert_killed_at(&source, &dest, "committed:1");
     let out = run_ok(&mut convert_cmd_with_summary(&source, &dest));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -293,11 +295,7 @@ fn an_interrupted_runs_map_answers_for_what_it_committed() {
     let source = make_source("staged-read");
     let expected = reference(&source, "staged-read-ref");
     let dest = scratch_dir("staged-read").join("dest.git");
-    let out = convert_cmd(&source, &dest)
-        .env("GIT_REHASH_TEST_KILL_AT", "committed:4")
-        .output()
-        .unwrap();
-    assert!(killed(&out));
+    convert_killed_at(&source, &dest, "committed:4");
     let (staged, merged, journaled): (i64, i64, i64) = {
         let db = rusqlite::Connection::open(dest.join("rehash/map.sqlite")).unwrap();
         db.query_row(
