@@ -297,7 +297,11 @@ fn an_interrupted_runs_map_answers_for_what_it_committed() {
     let dest = scratch_dir("staged-read").join("dest.git");
     convert_killed_at(&source, &dest, "committed:4");
     let (staged, merged, journaled): (i64, i64, i64) = {
-        let db = rusqlite::Connection::open(dest.join("rehash/map.sqlite")).unwrap();
+        let db = rusqlite::Connection::open_with_flags(
+            dest.join("rehash/map.sqlite"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .unwrap();
         db.query_row(
             "SELECT (SELECT count(*) FROM staged_rows), (SELECT count(*) FROM objects), \
                     (SELECT sum(objects) FROM segments)",
