@@ -4,7 +4,7 @@
 //! SHA-1) `.pack`, `.idx` v2 and `.rev` files.
 
 mod cache;
-mod checksum;
+pub(crate) mod checksum;
 mod data;
 mod delta;
 mod entry;

@@ -5,40 +5,8 @@
 
 use std::io::{self, Write};
 
-use sha2::Digest as _;
-
 use crate::hash::{HashKind, ObjectId};
-
-/// The running checksum of a written file (also the `.pack` stream's, see
-/// `pack_stream.rs`). SHA-1 checksums use the fast (non collision-detecting)
-/// implementation, as git does for `csum-file.c`.
-pub(super) enum FileHasher {
-    Sha1(sha1::Sha1),
-    Sha256(sha2::Sha256),
-}
-
-impl FileHasher {
-    pub(super) fn new(hash: HashKind) -> Self {
-        match hash {
-            HashKind::Sha1 => FileHasher::Sha1(sha1::Sha1::new()),
-            HashKind::Sha256 => FileHasher::Sha256(sha2::Sha256::new()),
-        }
-    }
-
-    pub(super) fn update(&mut self, bytes: &[u8]) {
-        match self {
-            FileHasher::Sha1(h) => h.update(bytes),
-            FileHasher::Sha256(h) => h.update(bytes),
-        }
-    }
-
-    pub(super) fn finalize(self) -> ObjectId {
-        match self {
-            FileHasher::Sha1(h) => ObjectId::Sha1(h.finalize().into()),
-            FileHasher::Sha256(h) => ObjectId::Sha256(h.finalize().into()),
-        }
-    }
-}
+use crate::pack::checksum::FileHasher;
 
 /// Hashes and counts the bytes that reach `inner`.
 pub struct HashingWriter<W: Write> {

@@ -20,8 +20,8 @@ use std::io::{self, Write};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
-use super::hashing_writer::FileHasher;
 use crate::hash::{HashKind, ObjectId};
+use crate::pack::checksum::FileHasher;
 
 /// Bytes per block handed to the helper thread. Every block that was ever
 /// in flight stays allocated (it comes back as a spare) for as long as the
