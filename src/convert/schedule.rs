@@ -5,6 +5,8 @@
 //! translated in parallel. A commit whose `mergetag` names a tag simply
 //! lands in a wave after that tag.
 
+use rayon::prelude::*;
+
 use super::ConvertError;
 use super::table::{Location, ObjectTable};
 use crate::object::ObjectKind;
@@ -18,7 +20,9 @@ pub fn waves(
     // Blobs are named during the scan and objects converted by an earlier
     // run are named by the map: neither holds anything up.
     edges.retain(|&(_, dep)| table.sha256(dep).is_none());
-    edges.sort_unstable_by_key(|&(_, dep)| dep);
+    // Millions of edges on a large repository, sorted between the scan
+    // and the write phase while nothing else runs: on every core.
+    edges.par_sort_unstable_by_key(|&(_, dep)| dep);
     edges.dedup();
 
     let n = table.len();
@@ -56,7 +60,7 @@ pub fn waves(
         // Source order within a wave: a delta's base precedes it in its
         // pack, so the map pass finds bases in its delta cache instead of
         // walking each chain from the top (SHA-1 order is random access).
-        current.sort_unstable_by_key(|&i| source_order(table, i));
+        current.par_sort_unstable_by_key(|&i| source_order(table, i));
         waves.push(std::mem::replace(&mut current, next));
     }
     let to_translate = table
