@@ -11,7 +11,7 @@
 //!   bytes run from its offset to the next entry's offset, or the trailer.
 //!
 //! Cost: one sequential read of each file over its mmap (SHA-1 at about
-//! 1.5 GB/s, CRC32 several times faster), the trailer hash and the CRC pass
+//! ~1.8 GB/s, CRC32 several times faster), the trailer hash and the CRC pass
 //! running on two threads. `convert` runs them beside the scan (they
 //! decide before anything is written, and their error wins over the
 //! scan's), so on two or more cores they cost next to no wall time; there
