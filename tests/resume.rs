@@ -323,13 +323,12 @@ fn an_interrupted_runs_map_answers_for_what_it_committed() {
     }
     let first = export.lines().next().expect("rows were committed");
     let sha1 = first.split(' ').next().unwrap();
-    let out = rehash_command()
-        .args(["map", "--repo"])
-        .arg(&dest)
-        .arg(&sha1[..10])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let out = run_ok(
+        rehash_command()
+            .args(["map", "--repo"])
+            .arg(&dest)
+            .arg(&sha1[..10]),
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), first);
 
     run_ok(&mut convert_cmd(&source, &dest));

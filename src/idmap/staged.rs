@@ -124,17 +124,17 @@ pub(super) fn count(conn: &Connection) -> rusqlite::Result<u64> {
 }
 
 /// Merges every staged row into `objects`, in SHA-1 order, and empties
-/// `staged_rows`: in the caller's transaction. Returns the rows merged.
-pub(super) fn fold(conn: &Connection, path: &Path) -> Result<u64, IdMapError> {
+/// `staged_rows`: in the caller's transaction.
+pub(super) fn fold(conn: &Connection, path: &Path) -> Result<(), IdMapError> {
     let sql = IdMapError::sql_at(path);
-    let rows = insert_merged(conn, path, "objects")?;
+    insert_merged(conn, path, "objects")?;
     conn.execute("DELETE FROM staged_rows", []).map_err(sql)?;
-    Ok(rows)
+    Ok(())
 }
 
 /// Inserts every staged row, merged in SHA-1 order, into `table`, a batch
-/// per statement (`row_batch.rs`). Returns the rows inserted.
-fn insert_merged(conn: &Connection, path: &Path, table: &str) -> Result<u64, IdMapError> {
+/// per statement (`row_batch.rs`).
+fn insert_merged(conn: &Connection, path: &Path, table: &str) -> Result<(), IdMapError> {
     let sql = IdMapError::sql_at(path);
     let mut merge = Merge::open(conn, path)?;
     let batch = RowBatch::register(conn).map_err(sql)?;
@@ -145,7 +145,6 @@ fn insert_merged(conn: &Connection, path: &Path, table: &str) -> Result<u64, IdM
             row_batch::NAME
         ))
         .map_err(sql)?;
-    let mut inserted = 0u64;
     loop {
         let mut rows = batch.take_buffer();
         while rows.len() < ROWS_PER_INSERT {
@@ -155,11 +154,10 @@ fn insert_merged(conn: &Connection, path: &Path, table: &str) -> Result<u64, IdM
             }
         }
         let last = rows.len() < ROWS_PER_INSERT;
-        inserted += rows.len() as u64;
         batch.put(rows);
         insert.execute([]).map_err(sql)?;
         if last {
-            return Ok(inserted);
+            return Ok(());
         }
     }
 }

@@ -87,9 +87,7 @@ impl IdMap {
         // Rows an interrupted run staged: merged before anything reads or
         // adds to the map, so a resumed run sees one table.
         if staged::any(&map.conn).map_err(sql)? {
-            let tx = map.conn.transaction().map_err(sql)?;
-            staged::fold(&tx, path)?;
-            tx.commit().map_err(sql)?;
+            map.merge_staged()?;
         }
         Ok(map)
     }
@@ -132,30 +130,28 @@ impl IdMap {
     /// (the clustered key), which keeps B-tree pages append-only. A row whose
     /// SHA-1 is already present is replaced.
     pub fn load(&mut self, rows: impl IntoIterator<Item = MapRow>) -> Result<u64, IdMapError> {
+        let sql = IdMapError::sql_at(&self.path);
         let mut rows = rows.into_iter().peekable();
         let mut count = 0u64;
         while rows.peek().is_some() {
-            let tx = self
-                .conn
-                .transaction()
-                .map_err(IdMapError::sql_at(&self.path))?;
+            let tx = self.conn.transaction().map_err(sql)?;
             {
                 let mut stmt = tx
                     .prepare_cached(
                         "INSERT OR REPLACE INTO objects (sha1, sha256, type) VALUES (?1, ?2, ?3)",
                     )
-                    .map_err(IdMapError::sql_at(&self.path))?;
+                    .map_err(sql)?;
                 for row in rows.by_ref().take(LOAD_BATCH) {
                     stmt.execute(params![
                         row.sha1.as_bytes(),
                         row.sha256.as_bytes(),
                         row.kind.pack_code()
                     ])
-                    .map_err(IdMapError::sql_at(&self.path))?;
+                    .map_err(sql)?;
                     count += 1;
                 }
             }
-            tx.commit().map_err(|e| self.sql(e))?;
+            tx.commit().map_err(sql)?;
         }
         Ok(count)
     }
@@ -170,14 +166,21 @@ impl IdMap {
     /// 100k objects. Interrupted between the two, the map has its rows and
     /// no fresh aids, which the next run's `finish_load` builds.
     pub fn finish_load(&mut self) -> Result<(), IdMapError> {
+        self.merge_staged()?;
         let sql = IdMapError::sql_at(&self.path);
-        let tx = self.conn.transaction().map_err(sql)?;
-        staged::fold(&tx, &self.path)?;
-        tx.commit().map_err(sql)?;
         let tx = self.conn.transaction().map_err(sql)?;
         lookup_aids::build(&tx).map_err(sql)?;
         tx.commit().map_err(sql)?;
         self.conn.execute_batch("PRAGMA optimize;").map_err(sql)
+    }
+
+    /// Merges the staged rows into `objects` in a transaction of its own,
+    /// committed when this returns.
+    fn merge_staged(&mut self) -> Result<(), IdMapError> {
+        let sql = IdMapError::sql_at(&self.path);
+        let tx = self.conn.transaction().map_err(sql)?;
+        staged::fold(&tx, &self.path)?;
+        tx.commit().map_err(sql)
     }
 
     pub fn set_meta(&self, key: &str, value: &str) -> Result<(), IdMapError> {
@@ -204,9 +207,10 @@ impl IdMap {
             .query_row("SELECT count(*) FROM objects", [], |r| r.get::<_, i64>(0))
             .map_err(|e| self.sql(e))? as u64;
         // A shadowed `objects` already counts the staged rows.
-        let staged = match self.shadowed {
-            true => 0,
-            false => staged::count(&self.conn).map_err(|e| self.sql(e))?,
+        let staged = if self.shadowed {
+            0
+        } else {
+            staged::count(&self.conn).map_err(|e| self.sql(e))?
         };
         Ok(rows + staged)
     }
