@@ -25,9 +25,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use git_rehash::hash::{sha1_object_id, sha256_object_id};
 use git_rehash::idmap::{HexPrefix, IdMap, MapRow, Resolution, Resolver};
 use git_rehash::object::ObjectKind;
+use git_rehash::object::{sha1_object_id, sha256_object_id};
 
 const QUERIES: usize = 500_000;
 

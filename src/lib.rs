@@ -13,8 +13,8 @@
 //! - [`verify`]: an independent check of a finished conversion.
 //! - `fuzzing`: entry points for the fuzz targets in `fuzz/` (hidden).
 
-pub mod cli;
 pub mod convert;
+pub mod durable;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod gitconfig;
@@ -23,7 +23,10 @@ pub mod idmap;
 pub mod loose;
 pub mod object;
 pub mod pack;
+pub mod progress;
 pub mod refs;
+pub mod repo;
 pub mod textmap;
 pub mod translate;
 pub mod verify;
+pub mod zlib;

@@ -2,11 +2,13 @@
 //! error chain. Exit codes: 0 success, 1 a failed operation (or, for
 //! `map`, ids not found), 2 usage errors, 130 interrupted.
 
+mod cli;
+
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     fix_malloc_mmap_threshold();
-    git_rehash::cli::main()
+    cli::main()
 }
 
 /// glibc serves blocks above its mmap threshold with `mmap` (returned to

@@ -468,8 +468,8 @@ fn big_map() -> &'static Path {
             .map(|n| {
                 let body = n.to_le_bytes();
                 MapRow {
-                    sha1: git_rehash::hash::sha1_object_id(ObjectKind::Blob, &body).unwrap(),
-                    sha256: git_rehash::hash::sha256_object_id(ObjectKind::Blob, &body),
+                    sha1: git_rehash::object::sha1_object_id(ObjectKind::Blob, &body).unwrap(),
+                    sha256: git_rehash::object::sha256_object_id(ObjectKind::Blob, &body),
                     kind: ObjectKind::Blob,
                 }
             })

@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
-use git_rehash::hash::{HashKind, ObjectId, sha1_object_id};
+use git_rehash::hash::{HashKind, ObjectId};
 use git_rehash::loose::{list_loose, loose_path, read_loose};
 use git_rehash::object::ObjectKind;
+use git_rehash::object::sha1_object_id;
 use git_rehash::pack::{DeltaCache, EntryKind, IndexFile, Pack, PackError, PackFile};
 
 fn git_cmd(dir: &Path) -> Command {

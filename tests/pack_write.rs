@@ -6,8 +6,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use git_rehash::hash::{HashKind, ObjectId, object_id};
+use git_rehash::hash::{HashKind, ObjectId};
 use git_rehash::object::ObjectKind;
+use git_rehash::object::object_id;
 use git_rehash::pack::write::{PackOutcome, PackWriteError, PackWriter};
 
 /// Runs git with no user or system configuration; panics unless it succeeds.

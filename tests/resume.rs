@@ -423,7 +423,8 @@ fn ctrl_c_stops_at_a_checkpoint_and_exits_130() {
 
 #[test]
 fn incremental_update_converts_only_new_objects_and_moves_refs() {
-    use git_rehash::convert::{ConvertOptions, NoProgress, convert};
+    use git_rehash::convert::{ConvertOptions, convert};
+    use git_rehash::progress::NoProgress;
     let source = make_source("incremental");
     let dest = scratch_dir("incremental-run").join("dest.git");
     let first = convert(&ConvertOptions::new(&source, &dest), &NoProgress).unwrap();

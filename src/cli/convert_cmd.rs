@@ -9,9 +9,10 @@ use clap::Args;
 
 use super::phase_timings::PhaseTimings;
 use super::progress_bars::Bars;
-use crate::convert::{
-    ConvertError, ConvertOptions, NoProgress, Progress, SubmoduleSource, UnmappedGitlinks, convert,
+use git_rehash::convert::{
+    ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, convert,
 };
+use git_rehash::progress::{NoProgress, Progress};
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
@@ -218,7 +219,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "warning: {} submodule commit(s) got SURROGATE names (--unmapped-gitlinks=placeholder); they are listed in {}",
                 interop.gitlink_surrogates,
-                crate::convert::gitlinks_path(&outcome.dest).display()
+                git_rehash::repo::dest_layout::gitlinks(&outcome.dest).display()
             );
         }
         for notes in &interop.notes_rekeyed {

@@ -11,10 +11,10 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
-use crate::idmap::{
+use git_rehash::idmap::{
     ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows, map_path,
 };
-use crate::object::ObjectKind;
+use git_rehash::object::ObjectKind;
 
 #[derive(Debug, Args)]
 pub struct MapArgs {

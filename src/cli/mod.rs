@@ -59,7 +59,7 @@ pub fn main() -> ExitCode {
 /// Prints `err` with its causes and returns `status`, or success when it
 /// is a closed stdout: like `git log | head`, a reader that stopped early
 /// is not an error.
-pub(crate) fn report_error(err: &anyhow::Error, status: u8) -> ExitCode {
+pub fn report_error(err: &anyhow::Error, status: u8) -> ExitCode {
     if is_broken_pipe(err) {
         return ExitCode::SUCCESS;
     }

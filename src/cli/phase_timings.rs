@@ -5,7 +5,7 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use crate::convert::Progress;
+use git_rehash::progress::Progress;
 
 /// CPU time (user + system) of this process so far.
 fn process_cpu() -> Duration {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::convert::Progress;
+use git_rehash::progress::Progress;
 
 pub struct Bars {
     current: Mutex<Option<ProgressBar>>,

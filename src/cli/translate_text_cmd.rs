@@ -11,9 +11,9 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::map_cmd::{exit_2, open_map};
-use crate::hash::ObjectId;
-use crate::idmap::{HexPrefix, Resolution, Resolver};
-use crate::textmap::{BoxError, Lookup, NameLookup, RewriteOptions, rewrite_text};
+use git_rehash::hash::ObjectId;
+use git_rehash::idmap::{HexPrefix, Resolution, Resolver};
+use git_rehash::textmap::{BoxError, Lookup, NameLookup, RewriteOptions, rewrite_text};
 
 #[derive(Debug, Args)]
 pub struct TranslateTextArgs {

@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::progress_bars::Bars;
-use crate::convert::{NoProgress, Progress};
-use crate::verify::{VerifyOptions, verify};
+use git_rehash::progress::{NoProgress, Progress};
+use git_rehash::verify::{VerifyOptions, verify};
 
 #[derive(Debug, Args)]
 pub struct VerifyArgs {

@@ -11,7 +11,8 @@ use std::fs::{self, File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::ConvertError;
+use crate::convert::ConvertError;
+use crate::convert::error::{DestState, Refusal};
 
 /// The directory of git-rehash's own files inside DEST.
 pub fn rehash_dir(dest: &Path) -> PathBuf {
@@ -38,10 +39,11 @@ impl Dest {
     pub fn create(path: &Path) -> Result<Self, ConvertError> {
         let preexisting = path.exists();
         if preexisting && !is_fresh(path)? {
-            return Err(ConvertError::DestExists {
+            return Err(DestState::Exists {
                 path: path.to_path_buf(),
                 ours: rehash_dir(path).is_dir(),
-            });
+            }
+            .into());
         }
         // `rehash/` first: a DEST with it is recognised as ours, so a run
         // killed while making the skeleton is resumed, not refused.
@@ -90,7 +92,7 @@ impl Dest {
         match f.try_lock() {
             Ok(()) => {}
             Err(fs::TryLockError::WouldBlock) => {
-                return Err(ConvertError::Locked { lock: lock.clone() });
+                return Err(DestState::Locked { lock: lock.clone() }.into());
             }
             Err(fs::TryLockError::Error(e)) => return Err(ConvertError::io(&lock, e)),
         }
@@ -179,4 +181,49 @@ fn sync_tree(root: &Path) -> Result<(), ConvertError> {
         sync_dir(&dir)?;
     }
     Ok(())
+}
+
+/// Writing DEST inside SOURCE's git directory or work tree would change the
+/// source (and, for a work tree, make git see untracked files).
+pub fn check_outside_source(
+    dest: &Path,
+    git_dir: &Path,
+    source: &Path,
+) -> Result<(), ConvertError> {
+    let dest_abs = absolute_lexical(dest);
+    let source_abs = std::fs::canonicalize(source).unwrap_or_else(|_| absolute_lexical(source));
+    // Resolve the deepest existing ancestor of DEST, so symlinks are seen through.
+    let mut probe = dest_abs.clone();
+    let mut tail = Vec::new();
+    while !probe.exists() {
+        match (probe.file_name().map(|n| n.to_os_string()), probe.parent()) {
+            (Some(name), Some(parent)) => {
+                tail.push(name);
+                probe = parent.to_path_buf();
+            }
+            _ => break,
+        }
+    }
+    let mut resolved = std::fs::canonicalize(&probe).unwrap_or(probe);
+    for name in tail.into_iter().rev() {
+        resolved.push(name);
+    }
+    if resolved.starts_with(git_dir) || resolved.starts_with(&source_abs) {
+        return Err(Refusal::DestInsideSource {
+            dest: dest.to_path_buf(),
+            source_dir: source_abs,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+fn absolute_lexical(p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|c| c.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    }
 }

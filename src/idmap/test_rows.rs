@@ -1,8 +1,8 @@
 //! Test rows: distinct, real object name pairs for map tests.
 
 use super::MapRow;
-use crate::hash::{sha1_object_id, sha256_object_id};
 use crate::object::ObjectKind;
+use crate::object::{sha1_object_id, sha256_object_id};
 
 /// The names of the blob whose content is `n` in decimal.
 pub fn row(n: u32) -> MapRow {

@@ -1,9 +1,14 @@
-//! Git's object model: the four kinds and the `"<type> <len>\0"` framing.
+//! Git's object model: the four kinds, the `"<type> <len>\0"` framing,
+//! object naming (sha1dc and SHA-256) and the ids an object references.
 
+#[cfg(test)]
+pub(crate) mod collision_hook;
 mod header;
 mod kind;
+mod naming;
 mod references;
 
 pub use header::{HeaderError, object_header, parse_object_header};
 pub use kind::ObjectKind;
+pub use naming::{Sha1Collision, object_id, sha1_object_id, sha256_object_id};
 pub use references::*;

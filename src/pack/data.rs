@@ -10,10 +10,10 @@ use memmap2::Mmap;
 use super::checksum::trailer_matches;
 use super::entry::{Entry, HeaderFault, parse_entry};
 use super::error::PackError;
-use super::zlib::{
+use crate::hash::HashKind;
+use crate::zlib::{
     ZlibError, expect_end, inflate_discard, inflate_until, inflate_whole, with_inflater,
 };
-use crate::hash::HashKind;
 
 /// `"PACK"`, version, object count.
 pub(crate) const PACK_HEADER_LEN: u64 = 12;

@@ -2,7 +2,7 @@
 //! `patch_delta()` in patch-delta.c and `get_delta_hdr_size()` in delta.h).
 
 use super::error::DeltaError;
-use super::zlib::grow_within;
+use crate::zlib::grow_within;
 
 /// Reads one size varint (7-bit groups, least significant first).
 fn read_varint(delta: &[u8], at: &mut usize) -> Result<u64, DeltaError> {

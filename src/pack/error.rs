@@ -143,6 +143,23 @@ pub enum PackError {
     },
     #[error("pack {path}: byte range {start}..{end} is outside the file")]
     RangeOutOfBounds { path: PathBuf, start: u64, end: u64 },
+    #[error(
+        "object {id} in {file} at offset {offset}: CRC32 does not match the pack index; the stored data is corrupt"
+    )]
+    CrcMismatch {
+        id: ObjectId,
+        file: String,
+        offset: u64,
+    },
+    #[error(
+        "pack index {idx}: object {id} is at offset {offset}, outside the pack's entries (12..{data_end}); the index does not describe this pack"
+    )]
+    IdxOffsetOutOfRange {
+        idx: PathBuf,
+        id: ObjectId,
+        offset: u64,
+        data_end: u64,
+    },
 }
 
 /// A delta (git's patch-delta input) that cannot be applied. Positions

@@ -4,22 +4,25 @@
 //! SHA-1) `.pack`, `.idx` v2 and `.rev` files.
 
 mod cache;
+mod check;
 pub(crate) mod checksum;
 mod data;
 mod delta;
 mod entry;
 mod error;
 mod idx;
+mod layout;
 mod resolve;
 mod traverse;
 pub mod write;
-pub(crate) mod zlib;
 
 pub use cache::DeltaCache;
+pub use check::verify_pack;
 pub use data::PackFile;
 pub use delta::{apply_delta, delta_sizes};
 pub use entry::{Entry, EntryKind};
 pub use error::{DeltaError, IdxError, PackError};
 pub use idx::IndexFile;
+pub use layout::PackLayout;
 pub use resolve::{ExternalBase, MAX_CHAIN_DEPTH, Pack};
 pub use traverse::{BatchLimits, SharedExternalBase, TraversalPlan, Visit};

@@ -490,7 +490,8 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::{HashKind, sha1_object_id};
+    use crate::hash::HashKind;
+    use crate::object::sha1_object_id;
     use std::process::Command;
     use std::sync::Mutex;
 

@@ -12,18 +12,17 @@ pub enum VerifyError {
     #[error(transparent)]
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]
-    Source(Box<crate::convert::ConvertError>),
-    #[error("{path}: {source}")]
+    Source(#[from] crate::repo::SourceError),
+    #[error(transparent)]
+    Pack(#[from] crate::pack::PackError),
+    #[error(transparent)]
+    Loose(#[from] crate::loose::LooseError),
+    #[error("cannot read {}", path.display())]
     Io {
         path: PathBuf,
+        #[source]
         source: std::io::Error,
     },
-}
-
-impl From<crate::convert::ConvertError> for VerifyError {
-    fn from(e: crate::convert::ConvertError) -> Self {
-        VerifyError::Source(Box::new(e))
-    }
 }
 
 impl VerifyError {

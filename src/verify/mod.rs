@@ -35,11 +35,12 @@ pub use error::VerifyError;
 pub use map_index::{Created, GitlinkPair, MapIndex, Row};
 pub use problem::Problem;
 
-use crate::convert::{Progress, SourceRepo};
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::map_path;
 use crate::object::ObjectKind;
+use crate::progress::Progress;
 use crate::refs::read_source_refs;
+use crate::repo::{SourceRepo, dest_layout};
 
 /// What to verify.
 #[derive(Debug, Clone)]
@@ -215,7 +216,7 @@ fn verify_in_pool(
 /// when submodule maps or surrogates were used): `<sha1> <sha256> <origin>`
 /// lines. Also returns how many are surrogates.
 fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyError> {
-    let path = crate::convert::rehash_dir(dest).join("gitlinks.txt");
+    let path = dest_layout::gitlinks(dest);
     let text = match std::fs::read_to_string(&path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),

@@ -16,11 +16,12 @@ use rayon::prelude::*;
 use super::map_index::MapIndex;
 use super::problem::Problem;
 use super::source::SourceObjects;
-use crate::convert::Progress;
-use crate::hash::{HashKind, ObjectId, sha1_object_id, sha256_object_id};
+use crate::hash::{HashKind, ObjectId};
 use crate::loose;
 use crate::object::ObjectKind;
+use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::{DeltaCache, Pack, PackError};
+use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_object};
 
 /// Problems kept in full; beyond that they are only counted.

@@ -1,0 +1,18 @@
+//! What every phase of one run reads: the options, SOURCE's objects, the
+//! stop points and the progress sink, passed as one value instead of one
+//! argument each.
+
+use super::objects::inventory::Inventory;
+use super::options::ConvertOptions;
+use super::resume::stop_points::StopPoints;
+use crate::progress::Progress;
+use crate::translate::TranslateOptions;
+
+/// One run of a conversion, as the phases see it.
+pub struct Run<'a> {
+    pub opts: &'a ConvertOptions,
+    pub inventory: &'a Inventory,
+    pub translate: TranslateOptions,
+    pub stops: &'a StopPoints,
+    pub progress: &'a dyn Progress,
+}

@@ -1,0 +1,105 @@
+//! Everything that can stop a conversion, in kinds the CLI tells apart
+//! (each its own exit status): a refusal of SOURCE as it is, corrupt
+//! input, a DEST this run may not write, and failures of the machine
+//! (I/O, a full disk) or of the map database. Every message says its own
+//! part once; an underlying error is its cause, printed after it.
+
+mod corrupt;
+mod dest_state;
+mod refusal;
+
+use std::path::{Path, PathBuf};
+
+pub use corrupt::CorruptInput;
+pub use dest_state::DestState;
+pub use refusal::{Refusal, role_name};
+
+use crate::durable::PathError;
+use crate::repo::SourceError;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConvertError {
+    #[error(transparent)]
+    Refused(#[from] Refusal),
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// Boxed: its variants are the largest, and errors travel by value
+    /// through every phase.
+    #[error(transparent)]
+    Corrupt(Box<CorruptInput>),
+    #[error(transparent)]
+    Dest(#[from] DestState),
+    /// An I/O error on a file or directory: its path, then the cause.
+    #[error(transparent)]
+    File(#[from] PathError),
+    #[error(transparent)]
+    PackWrite(#[from] crate::pack::write::PackWriteError),
+    #[error(transparent)]
+    Refs(#[from] crate::refs::RefsError),
+    #[error(transparent)]
+    Map(#[from] crate::idmap::IdMapError),
+    #[error("submodule {name} ({})", repo.display())]
+    Submodule {
+        name: String,
+        repo: PathBuf,
+        #[source]
+        error: Box<ConvertError>,
+    },
+    #[error("interrupted")]
+    Interrupted,
+}
+
+/// What kind of stop an error is: the CLI's exit status follows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// SOURCE cannot be converted as it is; the message says what to do.
+    Refused,
+    /// SOURCE holds something git would not accept.
+    Corrupt,
+    /// DEST belongs to something else, is locked or no longer matches.
+    DestState,
+    /// I/O, the disk, the map database: the run may succeed when retried.
+    Failed,
+    /// Ctrl-C or SIGTERM: a re-run resumes.
+    Interrupted,
+}
+
+impl ConvertError {
+    pub fn io(path: &Path, source: std::io::Error) -> Self {
+        ConvertError::File(PathError::new(path, source))
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ConvertError::Refused(_) => ErrorKind::Refused,
+            ConvertError::Source(SourceError::Io { .. }) => ErrorKind::Failed,
+            ConvertError::Source(_) => ErrorKind::Refused,
+            ConvertError::Corrupt(_) => ErrorKind::Corrupt,
+            ConvertError::Dest(_) => ErrorKind::DestState,
+            ConvertError::File(_)
+            | ConvertError::PackWrite(_)
+            | ConvertError::Refs(_)
+            | ConvertError::Map(_) => ErrorKind::Failed,
+            ConvertError::Submodule { error, .. } => error.kind(),
+            ConvertError::Interrupted => ErrorKind::Interrupted,
+        }
+    }
+}
+
+impl From<CorruptInput> for ConvertError {
+    fn from(e: CorruptInput) -> Self {
+        ConvertError::Corrupt(Box::new(e))
+    }
+}
+
+impl From<crate::pack::PackError> for ConvertError {
+    fn from(e: crate::pack::PackError) -> Self {
+        CorruptInput::Pack(e).into()
+    }
+}
+
+impl From<crate::loose::LooseError> for ConvertError {
+    fn from(e: crate::loose::LooseError) -> Self {
+        CorruptInput::Loose(e).into()
+    }
+}

@@ -1,0 +1,74 @@
+//! Refusals: SOURCE is readable and intact, but cannot be converted as it
+//! is. Each message says what to do: an option to pass, a git command to
+//! run first, a different DEST.
+
+use std::path::PathBuf;
+
+use crate::convert::scan::MissingReference;
+use crate::hash::ObjectId;
+use crate::object::ReferenceRole;
+
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    #[error(
+        "cannot convert {}: a {operation} is in progress; finish or abort it first (its state files hold SHA-1 ids that would be left behind)",
+        path.display()
+    )]
+    InProgress { path: PathBuf, operation: String },
+    #[error(
+        "destination {} is inside the source repository {}; choose a directory outside it",
+        dest.display(),
+        source_dir.display()
+    )]
+    DestInsideSource { dest: PathBuf, source_dir: PathBuf },
+    #[error("{}", missing_message(.0))]
+    MissingObjects(Vec<MissingReference>),
+    #[error("{0}")]
+    UnmappedGitlinks(String),
+    #[error("ref {refname} points to {id}, which is not in the repository")]
+    MissingRefTarget { refname: String, id: ObjectId },
+    #[error("{0}")]
+    IncompatibleOptions(String),
+}
+
+fn missing_message(missing: &[MissingReference]) -> String {
+    const SHOWN: usize = 10;
+    // A tree may name the same absent blob under many paths: list each
+    // (missing object, holder) pair once.
+    let mut pairs: Vec<&MissingReference> = missing.iter().collect();
+    pairs.sort_by_key(|m| (m.missing, m.holder));
+    pairs.dedup_by_key(|m| (m.missing, m.holder));
+    let mut distinct: Vec<_> = pairs.iter().map(|m| m.missing).collect();
+    distinct.dedup();
+    let mut s = format!(
+        "{} object(s) are missing from the repository, referenced {} time(s) \
+         (run `git fsck` on the source; a partial clone needs its missing objects fetched first):",
+        distinct.len(),
+        pairs.len()
+    );
+    for m in pairs.iter().take(SHOWN) {
+        s.push_str(&format!(
+            "\n  {} ({} of {} {})",
+            m.missing,
+            role_name(m.role),
+            m.holder_kind,
+            m.holder
+        ));
+    }
+    if pairs.len() > SHOWN {
+        s.push_str(&format!("\n  ... and {} more", pairs.len() - SHOWN));
+    }
+    s
+}
+
+/// How a reference is described to users.
+pub fn role_name(role: ReferenceRole) -> &'static str {
+    match role {
+        ReferenceRole::TreeEntry { gitlink: true } => "gitlink entry",
+        ReferenceRole::TreeEntry { gitlink: false } => "entry",
+        ReferenceRole::CommitTree => "tree",
+        ReferenceRole::Parent => "parent",
+        ReferenceRole::MergetagObject => "mergetag object",
+        ReferenceRole::TagObject => "target",
+    }
+}

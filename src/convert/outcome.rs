@@ -1,0 +1,54 @@
+//! What a conversion did: [`ConvertOutcome`].
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::interop::InteropOutcome;
+use crate::object::ObjectKind;
+
+/// What a finished conversion did.
+#[derive(Debug, Default, Clone)]
+pub struct ConvertOutcome {
+    pub dest: PathBuf,
+    pub map_path: PathBuf,
+    /// Objects converted by this run, by type.
+    pub objects_by_kind: BTreeMap<ObjectKind, u64>,
+    /// Objects SOURCE stores.
+    pub objects_listed: u64,
+    /// Objects SOURCE stores that already had map rows (earlier runs).
+    pub objects_known: u64,
+    /// Objects this run decoded and converted (those without a row).
+    pub objects_read: u64,
+    /// Objects without a row whose scan an interrupted run had finished
+    /// (taken from its checkpoint instead of being decoded again).
+    pub objects_restored: u64,
+    pub bytes_inflated: u64,
+    /// Packs this run added to DEST, and their total size.
+    pub packs_written: u32,
+    pub pack_size: u64,
+    pub blobs_copied_compressed: u64,
+    pub unknown_headers: BTreeMap<String, u64>,
+    pub refs_written: usize,
+    /// Loose ref files removed because SOURCE no longer has them.
+    pub refs_deleted: usize,
+    pub reflog_entries_dropped: usize,
+    pub pseudo_refs_dropped: Vec<String>,
+    /// Whether DEST held an earlier run's work (resumed or updated).
+    pub continued: bool,
+    pub interop: InteropOutcome,
+    /// Submodules converted first (`--recurse-submodules`, `--submodule`),
+    /// nested ones included, innermost first.
+    pub submodules: Vec<SubmoduleOutcome>,
+    pub elapsed: Duration,
+}
+
+/// A submodule converted before its superproject.
+#[derive(Debug, Clone)]
+pub struct SubmoduleOutcome {
+    /// Its name (the `modules/<name>` directory), with the names of the
+    /// submodules it is nested in: `mid/leaf`.
+    pub name: String,
+    pub source: PathBuf,
+    pub outcome: ConvertOutcome,
+}

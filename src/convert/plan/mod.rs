@@ -1,0 +1,83 @@
+//! Between the scan and the writes: everything that can still refuse the
+//! input (missing objects, unmapped gitlinks, ref targets), then the
+//! dependency order in which the rest is written.
+
+pub mod gitlinks;
+pub mod schedule;
+
+use std::path::Path;
+
+use super::context::Run;
+use super::error::ConvertError;
+use super::interop;
+use super::objects::table::{ObjectTable, well_known_pair};
+use super::scan;
+use crate::convert::error::Refusal;
+use crate::hash::ObjectId;
+use crate::refs;
+
+/// What the writes start from.
+pub struct Planned {
+    pub scanned: scan::ScanOutcome,
+    /// Trees, commits and tags in dependency order (`schedule.rs`).
+    pub waves: Vec<Vec<u32>>,
+    pub gitlink_targets: interop::GitlinkTargets,
+}
+
+/// Everything that can refuse the input, before anything is written: the
+/// scan (names, collisions, structure), missing objects, unmapped
+/// gitlinks, ref targets; then the dependency order of what is new.
+pub fn plan(
+    run: &Run<'_>,
+    table: &mut ObjectTable,
+    source_refs: &refs::SourceRefs,
+    scan_checkpoint: &Path,
+) -> Result<Planned, ConvertError> {
+    let mut scanned = scan::scan(run, table, scan_checkpoint)?;
+    if !scanned.missing.is_empty() {
+        return Err(Refusal::MissingObjects(std::mem::take(&mut scanned.missing)).into());
+    }
+    let gitlink_targets = interop::resolve_gitlinks(run.opts, table, &mut scanned.gitlinks)?;
+    if !scanned.gitlinks.is_empty() {
+        return Err(gitlinks::unmapped_gitlinks_error(
+            run.inventory,
+            table,
+            &scanned.gitlinks,
+        ));
+    }
+    for (refname, id) in required_ref_targets(source_refs) {
+        if table.find_id(&id).is_none() && well_known_pair(&id).is_none() {
+            return Err(Refusal::MissingRefTarget { refname, id }.into());
+        }
+    }
+    let waves = schedule::waves(table, &mut scanned.edges)?;
+    // The waves say all the edges did; they would only weigh on the passes.
+    scanned.edges = Vec::new();
+    Ok(Planned {
+        scanned,
+        waves,
+        gitlink_targets,
+    })
+}
+
+/// The ids refs must be able to name: every ref, peeled tag and a detached
+/// HEAD. Reflogs and pseudo-refs may name pruned objects; those entries are
+/// dropped instead.
+fn required_ref_targets(refs: &refs::SourceRefs) -> Vec<(String, ObjectId)> {
+    let mut out: Vec<_> = refs
+        .effective_refs()
+        .into_iter()
+        .filter_map(|(name, target)| target.id().map(|id| (name, id)))
+        .collect();
+    if let Some(packed) = &refs.packed {
+        for entry in &packed.entries {
+            if let Some(peeled) = entry.peeled {
+                out.push((format!("{} (peeled)", entry.name), peeled));
+            }
+        }
+    }
+    if let Some(id) = refs.head.id() {
+        out.push(("HEAD".to_string(), id));
+    }
+    out
+}

@@ -1,0 +1,193 @@
+//! Picking up an existing DEST: refusing one that belongs to another
+//! conversion, loading what the map already holds, and removing what an
+//! interrupted run left half-done.
+//!
+//! The map database is the checkpoint (see `journal.rs`). Its `meta` table
+//! names the source, the options that change the output and the journal
+//! format; a later run continues only when all of them match.
+
+pub mod stale_refs;
+pub mod stop_points;
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::Path;
+
+use crate::convert::ConvertError;
+use crate::convert::ConvertOptions;
+use crate::convert::dest::{Dest, is_fresh, rehash_dir};
+use crate::convert::error::DestState;
+use crate::convert::objects::table::ObjectTable;
+use crate::idmap::{IdMap, map_path};
+use crate::repo::SourceRepo;
+
+/// The layout of the journal and map this version reads and writes. Bump
+/// it when a run could no longer continue another version's work.
+pub const JOURNAL_FORMAT: &str = "1";
+
+/// An existing DEST, locked, with its map open.
+pub struct Existing {
+    pub dest: Dest,
+    pub map: IdMap,
+}
+
+/// Opens DEST when it holds earlier work to continue. `None`: DEST does not
+/// exist or is empty (or `--force` removed it), so the run starts afresh.
+pub fn open_existing(
+    opts: &ConvertOptions,
+    source: &SourceRepo,
+) -> Result<Option<Existing>, ConvertError> {
+    let path = &opts.dest;
+    if opts.force {
+        remove_for_force(path)?;
+    }
+    if !path.exists() || is_fresh(path)? {
+        return Ok(None);
+    }
+    if !rehash_dir(path).is_dir() {
+        return Err(DestState::Exists {
+            path: path.to_path_buf(),
+            ours: false,
+        }
+        .into());
+    }
+    let dest = Dest::open(path)?;
+    let map = IdMap::open_rw(&map_path(&dest.path))?;
+    let mismatch = |reason: String| DestState::Mismatch {
+        path: dest.path.clone(),
+        reason,
+    };
+    let Some(format) = map.meta("journal_format")? else {
+        if map.count()? == 0 && map.segment_packs()?.is_empty() {
+            // Interrupted while being created: nothing to keep.
+            write_meta(&map, opts, source)?;
+            return Ok(Some(Existing { dest, map }));
+        }
+        return Err(mismatch(
+            "was made by an earlier git-rehash that cannot be resumed or updated".to_string(),
+        )
+        .into());
+    };
+    if format != JOURNAL_FORMAT {
+        return Err(mismatch(format!(
+            "was made by an incompatible git-rehash (journal format {format}, this version uses {JOURNAL_FORMAT})"
+        )).into());
+    }
+    let recorded_source = map.meta("source")?.unwrap_or_default();
+    let this_source = source.git_dir.display().to_string();
+    if recorded_source != this_source {
+        return Err(mismatch(format!(
+            "was converted from {recorded_source}, not from {this_source}"
+        ))
+        .into());
+    }
+    for (key, value) in output_options(opts) {
+        let recorded = map.meta(key)?.unwrap_or_default();
+        if recorded != value {
+            return Err(mismatch(format!(
+                "was converted with {key} = {recorded}, this run asks for {value}"
+            ))
+            .into());
+        }
+    }
+    Ok(Some(Existing { dest, map }))
+}
+
+/// `--force`: deletes DEST when it is git-rehash's (a directory of
+/// anything else is left alone, and refused later as not ours).
+pub fn remove_for_force(path: &Path) -> Result<(), ConvertError> {
+    if !rehash_dir(path).is_dir() {
+        return Ok(());
+    }
+    let dest = Dest::open(path)?;
+    // Holding the lock, so no other run is writing it.
+    fs::remove_dir_all(&dest.path).map_err(|e| ConvertError::io(&dest.path, e))
+}
+
+/// The options that change what a conversion writes, as recorded in `meta`.
+fn output_options(opts: &ConvertOptions) -> [(&'static str, String); 2] {
+    [
+        ("strict_headers", opts.strict_headers.to_string()),
+        ("compression", opts.compression.to_string()),
+    ]
+}
+
+/// Records what DEST is made of; `journal_format` last, so a DEST whose
+/// meta is incomplete reads as "being created".
+pub fn write_meta(
+    map: &IdMap,
+    opts: &ConvertOptions,
+    source: &SourceRepo,
+) -> Result<(), ConvertError> {
+    map.set_meta("source", &source.git_dir.display().to_string())?;
+    map.set_meta("tool", concat!("git-rehash ", env!("CARGO_PKG_VERSION")))?;
+    for (key, value) in output_options(opts) {
+        map.set_meta(key, &value)?;
+    }
+    map.set_meta("state", "converting")?;
+    map.set_meta("journal_format", JOURNAL_FORMAT)?;
+    Ok(())
+}
+
+/// Marks every object that has a map row as converted. Rows of objects
+/// SOURCE no longer has are kept in the map (DEST still stores them) and
+/// ignored here. Returns the number of rows read.
+pub fn load_map(map: &IdMap, table: &mut ObjectTable) -> Result<u64, ConvertError> {
+    let mut rows = 0u64;
+    map.for_each(|row| {
+        rows += 1;
+        if let Some(i) = table.find_id(&row.sha1) {
+            let crate::hash::ObjectId::Sha256(raw) = row.sha256 else {
+                unreachable!("the map decodes sha256 columns as SHA-256 ids")
+            };
+            table.set_mapped(i, row.kind, raw);
+        }
+        Ok(())
+    })
+    .map_err(|e| match e {
+        crate::idmap::ForEachError::Map(e) => ConvertError::Map(e),
+        crate::idmap::ForEachError::Io(e) => ConvertError::io(map.path(), e),
+    })?;
+    Ok(rows)
+}
+
+/// Deletes what an interrupted run left in `objects/pack`: temporary files
+/// and packs the journal does not name (renamed, but their rows never
+/// committed: their objects have no rows and are written again). Checks
+/// that every journaled pack is still there.
+pub fn clean_leftovers(dest: &Dest, map: &IdMap) -> Result<(), ConvertError> {
+    let journaled: HashSet<String> = map.segment_packs()?.into_iter().collect();
+    let dir = dest.pack_dir();
+    let mut entries: Vec<_> = fs::read_dir(&dir)
+        .map_err(|e| ConvertError::io(&dir, e))?
+        .collect::<Result<_, _>>()
+        .map_err(|e| ConvertError::io(&dir, e))?;
+    // `.idx` first: git finds packs by their index.
+    entries.sort_by_key(|e| !e.file_name().to_string_lossy().ends_with(".idx"));
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stem = name.split('.').next().unwrap_or_default();
+        let stale =
+            name.starts_with("tmp_") || (name.starts_with("pack-") && !journaled.contains(stem));
+        if stale {
+            let path = entry.path();
+            fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
+        }
+    }
+    for stem in &journaled {
+        for ext in ["pack", "idx"] {
+            let path = dir.join(format!("{stem}.{ext}"));
+            if !path.is_file() {
+                return Err(DestState::Damaged {
+                    path: dest.path.clone(),
+                    reason: format!("{} is missing", path.display()),
+                }
+                .into());
+            }
+        }
+    }
+    for name in ["HEAD.rehash-tmp", "config.rehash-tmp"] {
+        let _ = fs::remove_file(dest.path.join(name));
+    }
+    Ok(())
+}

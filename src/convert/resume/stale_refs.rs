@@ -1,0 +1,66 @@
+//! Bringing DEST's refs in line with SOURCE's snapshot on a later run:
+//! after the translated refs are written, every ref, reflog and pseudo-ref
+//! file that the snapshot did not produce is removed (a branch deleted in
+//! SOURCE disappears from DEST, with its reflog).
+
+use std::collections::HashSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::convert::ConvertError;
+use crate::refs::PSEUDO_REFS;
+
+/// Directories git expects, kept even when empty.
+const KEEP_DIRS: &[&str] = &["refs", "refs/heads", "refs/tags"];
+
+/// Removes the files below `refs/` and `logs/`, `packed-refs` and the
+/// pseudo-refs of `dest` that are not in `written`. Returns how many loose
+/// ref files were removed.
+pub fn prune_stale_refs(dest: &Path, written: &[PathBuf]) -> Result<usize, ConvertError> {
+    let keep: HashSet<&Path> = written.iter().map(PathBuf::as_path).collect();
+    let mut removed_refs = 0;
+    for top in ["refs", "logs"] {
+        let root = dest.join(top);
+        if root.is_dir() {
+            let removed = prune_dir(dest, &root, &keep)?;
+            if top == "refs" {
+                removed_refs += removed;
+            }
+        }
+    }
+    let mut singles: Vec<PathBuf> = PSEUDO_REFS.iter().map(|name| dest.join(name)).collect();
+    singles.push(dest.join("packed-refs"));
+    for path in singles {
+        if !keep.contains(path.as_path()) && path.symlink_metadata().is_ok() {
+            fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
+        }
+    }
+    Ok(removed_refs)
+}
+
+/// Removes unwanted files below `dir`, then directories left empty.
+fn prune_dir(dest: &Path, dir: &Path, keep: &HashSet<&Path>) -> Result<usize, ConvertError> {
+    let mut removed = 0;
+    for entry in fs::read_dir(dir).map_err(|e| ConvertError::io(dir, e))? {
+        let entry = entry.map_err(|e| ConvertError::io(dir, e))?;
+        let path = entry.path();
+        let is_dir = entry
+            .file_type()
+            .map_err(|e| ConvertError::io(&path, e))?
+            .is_dir();
+        if is_dir {
+            removed += prune_dir(dest, &path, keep)?;
+            let wanted = KEEP_DIRS.iter().any(|k| dest.join(k) == path);
+            if !wanted && crate::convert::dest::is_empty_dir(&path)? {
+                fs::remove_dir(&path).map_err(|e| ConvertError::io(&path, e))?;
+            }
+        } else if !keep.contains(path.as_path()) {
+            fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
+            // A leftover `*.lock` of an interrupted write is not a ref.
+            if path.extension().is_none_or(|e| e != "lock") {
+                removed += 1;
+            }
+        }
+    }
+    Ok(removed)
+}

@@ -1,0 +1,341 @@
+//! The scan's checkpoint: what each finished batch of the scan learned,
+//! appended to `rehash/scan-checkpoint` and fsynced, so a run killed during
+//! the scan (or after it, before its packs are written) does not decode
+//! those objects again.
+//!
+//! Records name objects by their index in the object table, which is the
+//! rank of their SHA-1 among all of SOURCE's objects. The file starts with
+//! a fingerprint of that id list, so a checkpoint is used only against the
+//! same object set; where the objects are stored (packs, loose, a repack in
+//! between) does not matter. Each batch is one chunk with its own length
+//! and SHA-256: a chunk cut short by a kill is detected and dropped, and
+//! the file is truncated back to the last whole chunk before appending.
+//!
+//! Layout (integers little-endian):
+//! ```text
+//! header  "git-rehash scan checkpoint 2\n" fingerprint[32] objects:u64
+//! chunk   "SCAN" len:u64 payload[len] sha256(payload)[32]
+//! payload bytes:u64 named:u32 edges:u32 gitlinks:u32
+//!         named    (index:u32 kind:u8 size:u32 [sha256[32] if blob])*
+//!         edges    (dependent:u32 dependency:u32)*
+//!         gitlinks (tree:u32 target[20] name_len:u32 name)*
+//! ```
+
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use super::findings::UnmappedGitlink;
+use crate::convert::ConvertError;
+use crate::hash::ObjectId;
+use crate::object::ObjectKind;
+
+const MAGIC: &[u8] = b"git-rehash scan checkpoint 2\n";
+const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
+const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
+
+/// An object's table index, kind, SHA-256 name when it is a blob, and
+/// size (saturated at `u32::MAX`).
+pub type Named = (u32, ObjectKind, Option<[u8; 32]>, u32);
+
+/// What one or more batches of the scan recorded.
+#[derive(Debug, Default)]
+pub struct ScanRecords {
+    pub named: Vec<Named>,
+    pub edges: Vec<(u32, u32)>,
+    pub gitlinks: Vec<UnmappedGitlink>,
+    /// Inflated bytes of the named objects.
+    pub bytes: u64,
+}
+
+impl ScanRecords {
+    pub fn extend(&mut self, other: ScanRecords) {
+        self.named.extend(other.named);
+        self.edges.extend(other.edges);
+        self.gitlinks.extend(other.gitlinks);
+        self.bytes += other.bytes;
+    }
+}
+
+/// The open checkpoint file, positioned after its last whole chunk.
+pub struct ScanCheckpoint {
+    file: File,
+    path: PathBuf,
+}
+
+impl ScanCheckpoint {
+    /// Opens the checkpoint at `path` for an object set with `fingerprint`
+    /// and `objects` entries, returning the records of every whole chunk.
+    /// A missing file, or one made for another object set, starts empty.
+    pub fn open(
+        path: &Path,
+        fingerprint: &[u8; 32],
+        objects: u64,
+    ) -> Result<(Self, ScanRecords), ConvertError> {
+        let io = |e| ConvertError::io(path, e);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io)?;
+        let mut content = Vec::new();
+        file.read_to_end(&mut content).map_err(io)?;
+        let mut header = Vec::with_capacity(HEADER_LEN as usize);
+        header.extend_from_slice(MAGIC);
+        header.extend_from_slice(fingerprint);
+        header.extend_from_slice(&objects.to_le_bytes());
+
+        let mut records = ScanRecords::default();
+        let mut good_end = 0u64;
+        if content.starts_with(&header) {
+            good_end = HEADER_LEN;
+            let mut rest = &content[HEADER_LEN as usize..];
+            while let Some((payload, used)) = next_chunk(rest) {
+                match decode_payload(payload, objects) {
+                    Some(chunk) => records.extend(chunk),
+                    None => break,
+                }
+                rest = &rest[used..];
+                good_end += used as u64;
+            }
+        }
+        if good_end == 0 {
+            // Absent, or made for another object set: start over.
+            file.set_len(0).map_err(io)?;
+            file.seek(SeekFrom::Start(0)).map_err(io)?;
+            file.write_all(&header).map_err(io)?;
+            file.sync_data().map_err(io)?;
+            good_end = HEADER_LEN;
+        } else if good_end < content.len() as u64 {
+            // A chunk cut short by a kill: drop it.
+            file.set_len(good_end).map_err(io)?;
+            file.sync_data().map_err(io)?;
+        }
+        file.seek(SeekFrom::Start(good_end)).map_err(io)?;
+        Ok((
+            ScanCheckpoint {
+                file,
+                path: path.to_path_buf(),
+            },
+            records,
+        ))
+    }
+
+    /// Appends one batch's records and makes them durable.
+    pub fn append(&mut self, records: &ScanRecords) -> Result<(), ConvertError> {
+        let payload = encode_payload(records);
+        let mut chunk = Vec::with_capacity(payload.len() + 44);
+        chunk.extend_from_slice(CHUNK_MAGIC);
+        chunk.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        chunk.extend_from_slice(&payload);
+        chunk.extend_from_slice(&Sha256::digest(&payload));
+        let io = |e| ConvertError::io(&self.path, e);
+        self.file.write_all(&chunk).map_err(io)?;
+        self.file.sync_data().map_err(io)
+    }
+}
+
+/// Removes the checkpoint (its run finished: nothing left to resume).
+pub fn remove(path: &Path) -> Result<(), ConvertError> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(ConvertError::io(path, e)),
+    }
+}
+
+/// The next whole, intact chunk of `rest`: its payload and its total length.
+fn next_chunk(rest: &[u8]) -> Option<(&[u8], usize)> {
+    let (magic, rest) = rest.split_first_chunk::<4>()?;
+    if magic != CHUNK_MAGIC {
+        return None;
+    }
+    let (len, rest) = rest.split_first_chunk::<8>()?;
+    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+    if rest.len() < len.checked_add(32)? {
+        return None;
+    }
+    let (payload, rest) = rest.split_at(len);
+    if Sha256::digest(payload).as_slice() != &rest[..32] {
+        return None;
+    }
+    Some((payload, 4 + 8 + len + 32))
+}
+
+fn encode_payload(records: &ScanRecords) -> Vec<u8> {
+    let mut out = Vec::with_capacity(
+        20 + records.named.len() * 41 + records.edges.len() * 8 + records.gitlinks.len() * 40,
+    );
+    out.extend_from_slice(&records.bytes.to_le_bytes());
+    for count in [
+        records.named.len(),
+        records.edges.len(),
+        records.gitlinks.len(),
+    ] {
+        out.extend_from_slice(&(count as u32).to_le_bytes());
+    }
+    for &(at, kind, sha256, size) in &records.named {
+        out.extend_from_slice(&at.to_le_bytes());
+        out.push(kind.pack_code());
+        out.extend_from_slice(&size.to_le_bytes());
+        if let Some(id) = sha256 {
+            out.extend_from_slice(&id);
+        }
+    }
+    for &(dependent, dependency) in &records.edges {
+        out.extend_from_slice(&dependent.to_le_bytes());
+        out.extend_from_slice(&dependency.to_le_bytes());
+    }
+    for link in &records.gitlinks {
+        out.extend_from_slice(&link.tree.to_le_bytes());
+        out.extend_from_slice(link.target.as_bytes());
+        out.extend_from_slice(&(link.name.len() as u32).to_le_bytes());
+        out.extend_from_slice(&link.name);
+    }
+    out
+}
+
+/// Decodes a payload whose checksum matched; `None` if it does not parse
+/// or names an index outside the table (then it cannot be ours).
+fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
+    let mut r = Reader(payload);
+    let bytes = r.u64()?;
+    let (named, edges, gitlinks) = (r.u32()?, r.u32()?, r.u32()?);
+    let index = |r: &mut Reader<'_>| r.u32().filter(|&i| u64::from(i) < objects);
+    let mut records = ScanRecords {
+        bytes,
+        ..Default::default()
+    };
+    for _ in 0..named {
+        let at = index(&mut r)?;
+        let kind = ObjectKind::from_pack_code(r.take(1)?[0])?;
+        let size = r.u32()?;
+        let sha256 = match kind {
+            ObjectKind::Blob => Some(r.take(32)?.try_into().ok()?),
+            _ => None,
+        };
+        records.named.push((at, kind, sha256, size));
+    }
+    for _ in 0..edges {
+        records.edges.push((index(&mut r)?, index(&mut r)?));
+    }
+    for _ in 0..gitlinks {
+        let tree = index(&mut r)?;
+        let target = ObjectId::Sha1(r.take(20)?.try_into().ok()?);
+        let len = r.u32()? as usize;
+        let name = r.take(len)?.to_vec();
+        records
+            .gitlinks
+            .push(UnmappedGitlink { tree, name, target });
+    }
+    r.0.is_empty().then_some(records)
+}
+
+struct Reader<'a>(&'a [u8]);
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        if self.0.len() < n {
+            return None;
+        }
+        let (head, tail) = self.0.split_at(n);
+        self.0 = tail;
+        Some(head)
+    }
+    fn u32(&mut self) -> Option<u32> {
+        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+    }
+    fn u64(&mut self) -> Option<u64> {
+        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(seed: u32) -> ScanRecords {
+        ScanRecords {
+            named: vec![
+                (seed, ObjectKind::Blob, Some([seed as u8; 32]), 7),
+                (seed + 1, ObjectKind::Tree, None, seed),
+                (seed + 2, ObjectKind::Commit, None, u32::MAX),
+            ],
+            edges: vec![(seed + 2, seed + 1)],
+            gitlinks: vec![UnmappedGitlink {
+                tree: seed + 1,
+                name: b"sub".to_vec(),
+                target: ObjectId::Sha1([7; 20]),
+            }],
+            bytes: 100 + u64::from(seed),
+        }
+    }
+
+    fn summary(r: &ScanRecords) -> (Vec<Named>, Vec<(u32, u32)>, usize, u64) {
+        (r.named.clone(), r.edges.clone(), r.gitlinks.len(), r.bytes)
+    }
+
+    #[test]
+    fn chunks_survive_reopening_and_a_torn_tail_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scan-checkpoint");
+        let fp = [1u8; 32];
+        let (mut ck, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        assert!(restored.named.is_empty());
+        ck.append(&sample(10)).unwrap();
+        ck.append(&sample(20)).unwrap();
+        drop(ck);
+
+        // A third chunk torn in the middle, as a kill would leave it.
+        let whole = std::fs::metadata(&path).unwrap().len();
+        let (mut ck, _) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        ck.append(&sample(30)).unwrap();
+        drop(ck);
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.set_len(whole + 20).unwrap();
+
+        let (mut ck, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        let mut expected = sample(10);
+        expected.extend(sample(20));
+        assert_eq!(summary(&restored), summary(&expected));
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
+        // Appending after the repair gives three whole chunks.
+        ck.append(&sample(30)).unwrap();
+        drop(ck);
+        let (_, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        expected.extend(sample(30));
+        assert_eq!(summary(&restored), summary(&expected));
+    }
+
+    #[test]
+    fn another_object_set_or_a_flipped_byte_is_not_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scan-checkpoint");
+        let (mut ck, _) = ScanCheckpoint::open(&path, &[1; 32], 100).unwrap();
+        ck.append(&sample(10)).unwrap();
+        drop(ck);
+        let (_, restored) = ScanCheckpoint::open(&path, &[2; 32], 100).unwrap();
+        assert!(restored.named.is_empty(), "other fingerprint");
+
+        let (mut ck, _) = ScanCheckpoint::open(&path, &[2; 32], 100).unwrap();
+        ck.append(&sample(10)).unwrap();
+        drop(ck);
+        let mut bytes = std::fs::read(&path).unwrap();
+        let last = bytes.len() - 40;
+        bytes[last] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        let (_, restored) = ScanCheckpoint::open(&path, &[2; 32], 100).unwrap();
+        assert!(restored.named.is_empty(), "corrupt chunk");
+
+        // Indices beyond the table cannot come from this object set.
+        let (mut ck, _) = ScanCheckpoint::open(&path, &[3; 32], 100).unwrap();
+        ck.append(&sample(98)).unwrap();
+        drop(ck);
+        let (_, restored) = ScanCheckpoint::open(&path, &[3; 32], 100).unwrap();
+        assert!(restored.named.is_empty(), "index out of range");
+    }
+}

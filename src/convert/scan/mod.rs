@@ -1,0 +1,539 @@
+//! The scan: decode every source object once, verify its SHA-1 name with
+//! collision detection, name blobs in SHA-256 right away (their bytes do not
+//! change), and record what each tree, commit and tag references so the map
+//! pass can translate them in dependency order.
+//!
+//! Objects an earlier run converted (they have map rows) are not decoded
+//! at all when few of a pack's objects are new: the new ones are read one
+//! by one. A pack with many new objects is traversed whole (each base
+//! inflated once), recording only the new ones.
+
+pub mod checkpoint;
+#[cfg(test)]
+mod collision_tests;
+mod findings;
+
+use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
+
+use rayon::prelude::*;
+
+use crate::convert::ConvertError;
+use crate::convert::context::Run;
+use crate::convert::error::CorruptInput;
+use crate::convert::objects::read_cache;
+use crate::convert::objects::table::{Location, ObjectTable, well_known_pair};
+use crate::convert::resume::stop_points::{StopPoints, phase};
+use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};
+use crate::hash::{HashKind, ObjectId};
+use crate::loose;
+use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
+use crate::object::{sha1_object_id, sha256_object_id};
+use crate::pack::BatchLimits;
+use crate::pack::write::pack_name_hash;
+use crate::progress::Progress;
+use crate::translate::{TranslateOptions, translate_commit};
+
+pub use findings::{MissingReference, UnmappedGitlink};
+
+/// What the scan learned, besides what it stored in the table.
+#[derive(Debug, Default)]
+pub struct ScanOutcome {
+    /// (dependent, dependency) pairs between table entries; dependencies
+    /// that turn out to be blobs are dropped by the scheduler.
+    pub edges: Vec<(u32, u32)>,
+    pub missing: Vec<MissingReference>,
+    pub gitlinks: Vec<UnmappedGitlink>,
+    pub bytes_inflated: u64,
+    /// Objects decoded and recorded by this run (without a map row).
+    pub objects_scanned: u64,
+    /// Objects without a map row whose scan results came from the
+    /// checkpoint of an interrupted run instead.
+    pub objects_restored: u64,
+}
+
+/// A pack is traversed whole when at least 1/TRAVERSE_FRACTION of its
+/// objects are new; otherwise its new objects are read one by one.
+const TRAVERSE_FRACTION: usize = 4;
+
+/// A checkpointed batch is about a second of work: per worker thread, this
+/// many objects or this much compressed pack data (~35 us of CPU an object
+/// on git.git; big blobs are bounded by the byte limit).
+const BATCH_OBJECTS_PER_THREAD: usize = 32 << 10;
+const BATCH_BYTES_PER_THREAD: u64 = 32 << 20;
+
+/// What the workers of one batch record. Each worker thread writes to a
+/// part of its own, on a cache line of its own, whose lock no other thread
+/// takes until the batch is finished: one shared list behind one lock and
+/// two shared counters cost every object a contended cache line, which
+/// many cores would queue on.
+struct Sink {
+    parts: Box<[ThreadPart]>,
+}
+
+#[derive(Default)]
+#[repr(align(128))]
+struct ThreadPart(Mutex<Part>);
+
+impl ThreadPart {
+    fn lock(&self) -> MutexGuard<'_, Part> {
+        self.0.lock().expect("no panics while holding the lock")
+    }
+}
+
+#[derive(Default)]
+struct Part {
+    records: ScanRecords,
+    missing: Vec<MissingReference>,
+    scanned: u64,
+}
+
+impl Default for Sink {
+    /// A part for each thread of the pool it is made in.
+    fn default() -> Self {
+        let threads = rayon::current_num_threads().max(1);
+        Sink {
+            parts: (0..threads).map(|_| ThreadPart::default()).collect(),
+        }
+    }
+}
+
+impl Sink {
+    /// The calling thread's part.
+    fn part(&self) -> MutexGuard<'_, Part> {
+        let i = rayon::current_thread_index().unwrap_or(0) % self.parts.len();
+        self.parts[i].lock()
+    }
+
+    /// Takes what was recorded so far (a batch's sink may be shared by
+    /// threads still working on other batches), leaving it empty.
+    fn take_parts(&self) -> (ScanRecords, Vec<MissingReference>, u64) {
+        let mut whole = Part::default();
+        for part in &self.parts {
+            let part = std::mem::take(&mut *part.lock());
+            whole.records.extend(part.records);
+            whole.missing.extend(part.missing);
+            whole.scanned += part.scanned;
+        }
+        (whole.records, whole.missing, whole.scanned)
+    }
+}
+
+/// The scan's running totals and its checkpoint.
+struct Batches<'a> {
+    checkpoint: ScanCheckpoint,
+    hooks: &'a StopPoints,
+    limits: BatchLimits,
+    totals: ScanRecords,
+    missing: Vec<MissingReference>,
+    scanned: u64,
+}
+
+impl Batches<'_> {
+    /// Ends a batch: its records become durable, then count as scanned.
+    /// A batch that found missing objects is not checkpointed: the run is
+    /// refused anyway, and a later one must find them again.
+    fn finish(&mut self, sink: &Sink) -> Result<(), ConvertError> {
+        let (records, missing, scanned) = sink.take_parts();
+        if missing.is_empty() && !records.named.is_empty() {
+            self.checkpoint.append(&records)?;
+            self.hooks.kill_point(phase::SCAN_BATCH);
+        }
+        self.totals.extend(records);
+        self.missing.extend(missing);
+        self.scanned += scanned;
+        self.hooks.check_interrupt()
+    }
+}
+
+/// What a worker needs to take in one decoded object.
+struct Scanner<'a> {
+    table: &'a ObjectTable,
+    opts: TranslateOptions,
+    hooks: &'a StopPoints,
+    progress: &'a dyn Progress,
+}
+
+impl Scanner<'_> {
+    /// Stops on Ctrl-C, checks the object's name (read from `file`), then
+    /// records it in `sink`.
+    fn take(
+        &self,
+        sink: &Sink,
+        at: u32,
+        kind: ObjectKind,
+        body: &[u8],
+        file: impl Fn() -> String,
+    ) -> Result<(), ConvertError> {
+        if self.hooks.interrupted() {
+            return Err(ConvertError::Interrupted);
+        }
+        check_name(&self.table.sha1(at), kind, body, file)?;
+        record(self.table, sink, at, kind, body, self.opts)?;
+        self.progress.advance(1);
+        Ok(())
+    }
+}
+
+/// Scans every pack and loose object without a map row into `table`,
+/// checkpointing each finished batch to `checkpoint_path` and taking the
+/// batches an interrupted run finished from there.
+pub fn scan(
+    run: &Run<'_>,
+    table: &mut ObjectTable,
+    checkpoint_path: &Path,
+) -> Result<ScanOutcome, ConvertError> {
+    let (inventory, opts, hooks, progress) =
+        (run.inventory, run.translate, run.stops, run.progress);
+    let (checkpoint, restored) =
+        ScanCheckpoint::open(checkpoint_path, &table.fingerprint(), table.len() as u64)?;
+    let mut batches = Batches {
+        checkpoint,
+        hooks,
+        limits: batch_limits(hooks),
+        totals: ScanRecords::default(),
+        missing: Vec::new(),
+        scanned: 0,
+    };
+    let (restored, done) = keep_unmapped(table, restored);
+    let objects_restored = restored.named.len() as u64;
+    batches.totals.extend(restored);
+
+    // New objects per pack (the last slot counts loose ones).
+    let mut new_in = vec![Vec::new(); inventory.packs.len() + 1];
+    for i in table
+        .indices()
+        .filter(|&i| !table.is_mapped(i) && !done[i as usize])
+    {
+        match table.location(i) {
+            Location::Packed { pack, .. } => new_in[pack as usize].push(i),
+            Location::Loose => new_in[inventory.packs.len()].push(i),
+        }
+    }
+    let total_new: usize = new_in.iter().map(Vec::len).sum();
+    progress.start("hashing objects", Some(total_new as u64));
+    {
+        let table_ref: &ObjectTable = table;
+        let scanner = Scanner {
+            table: table_ref,
+            opts,
+            hooks,
+            progress,
+        };
+        for (pack_no, pack) in inventory.packs.iter().enumerate() {
+            let new = &mut new_in[pack_no];
+            if new.is_empty() {
+                continue;
+            }
+            let pack_path = pack.data.path();
+            if new.len() * TRAVERSE_FRACTION < pack.idx.num_objects() as usize {
+                new.sort_unstable_by_key(|&i| table_ref.location(i).offset());
+                for batch in new.chunks(batches.limits.objects) {
+                    let sink = Sink::default();
+                    batch.par_iter().try_for_each(|&at| {
+                        let mut body = Vec::new();
+                        let kind = read_cache::read(inventory, table_ref, at, &mut body)?;
+                        scanner.take(&sink, at, kind, &body, || pack_path.display().to_string())
+                    })?;
+                    batches.finish(&sink)?;
+                }
+                continue;
+            }
+            let plan = pack.plan_traversal(batches.limits)?;
+            // Whether this pack's entry at `offset` is an object to scan
+            // here: new, not restored, and stored here first.
+            let wanted = |at: u32, offset: u64| {
+                !table_ref.is_mapped(at)
+                    && !done[at as usize]
+                    && table_ref.location(at)
+                        == (Location::Packed {
+                            pack: pack_no as u32,
+                            offset,
+                        })
+            };
+            let table_index = |index: u32| {
+                table_ref
+                    .find_id(&pack.idx.oid_at(index))
+                    .expect("every idx entry is in the table")
+            };
+            let external = |id: &ObjectId| inventory.read_external(table_ref, id);
+            // Batches finished by an earlier run are skipped.
+            let todo: Vec<usize> = (0..plan.batch_count())
+                .filter(|&b| {
+                    plan.batch_objects(b)
+                        .any(|(index, offset)| wanted(table_index(index), offset))
+                })
+                .collect();
+            let sinks: Vec<Sink> = (0..plan.batch_count()).map(|_| Sink::default()).collect();
+            let finisher = Mutex::new(&mut batches);
+            pack.traverse_batches(
+                &plan,
+                &todo,
+                &external,
+                &|index, offset, kind, body| {
+                    let at = table_index(index);
+                    if !wanted(at, offset) {
+                        return Ok(());
+                    }
+                    let sink = &sinks[plan.batch_of(index)];
+                    scanner.take(sink, at, kind, body, || pack_path.display().to_string())
+                },
+                &|b| {
+                    finisher
+                        .lock()
+                        .expect("no panics while holding the lock")
+                        .finish(&sinks[b])
+                },
+            )?;
+        }
+        for batch in new_in[inventory.packs.len()].chunks(batches.limits.objects) {
+            let sink = Sink::default();
+            batch
+                .par_iter()
+                .try_for_each(|&at| -> Result<(), ConvertError> {
+                    let id = table_ref.sha1(at);
+                    let (kind, body) = loose::read_loose(&inventory.objects_dir, &id)?;
+                    scanner.take(&sink, at, kind, &body, || {
+                        loose::loose_path(&inventory.objects_dir, &id)
+                            .display()
+                            .to_string()
+                    })
+                })?;
+            batches.finish(&sink)?;
+        }
+    }
+    let Batches {
+        totals,
+        missing,
+        scanned,
+        ..
+    } = batches;
+    for &(at, kind, sha256, size) in &totals.named {
+        table.set_kind(at, kind);
+        table.set_size(at, size);
+        if let Some(id) = sha256 {
+            table.set_sha256(at, id);
+        }
+    }
+    if let Some(at) = table.indices().find(|&i| table.kind(i).is_none()) {
+        // Every idx entry must have been reached by the traversal.
+        return Err(CorruptInput::NotDecoded { id: table.sha1(at) }.into());
+    }
+    progress.finish();
+    Ok(ScanOutcome {
+        edges: totals.edges,
+        missing,
+        gitlinks: totals.gitlinks,
+        bytes_inflated: totals.bytes,
+        objects_scanned: scanned,
+        objects_restored,
+    })
+}
+
+/// Batch limits for this run: scaled by worker threads so a batch stays
+/// about a second of wall time on any machine.
+fn batch_limits(hooks: &StopPoints) -> BatchLimits {
+    let threads = rayon::current_num_threads().max(1);
+    match hooks.scan_batch_objects {
+        Some(n) => BatchLimits {
+            objects: n as usize,
+            compressed_bytes: u64::MAX,
+        },
+        None => BatchLimits {
+            objects: BATCH_OBJECTS_PER_THREAD * threads,
+            compressed_bytes: BATCH_BYTES_PER_THREAD * threads as u64,
+        },
+    }
+}
+
+/// The restored records that still matter: those of objects without a map
+/// row (a run killed after the scan may have written some since). Returns
+/// them and which table entries they cover.
+fn keep_unmapped(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Vec<bool>) {
+    let mut done = vec![false; table.len()];
+    let unmapped = |at: u32| !table.is_mapped(at);
+    let named: Vec<Named> = restored
+        .named
+        .into_iter()
+        .filter(|&(at, ..)| unmapped(at))
+        .collect();
+    for &(at, ..) in &named {
+        done[at as usize] = true;
+    }
+    let kept = ScanRecords {
+        named,
+        edges: restored
+            .edges
+            .into_iter()
+            .filter(|&(dependent, _)| unmapped(dependent))
+            .collect(),
+        gitlinks: restored
+            .gitlinks
+            .into_iter()
+            .filter(|link| unmapped(link.tree))
+            .collect(),
+        // Inflated bytes are counted for what this run decodes only.
+        bytes: 0,
+    };
+    (kept, done)
+}
+
+/// An object size as the table keeps it: 4 bytes, saturated (only used to
+/// budget memory, never to read).
+fn saturated_size(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
+/// Checks that `body` hashes to `expected`, with collision detection.
+fn check_name(
+    expected: &ObjectId,
+    kind: ObjectKind,
+    body: &[u8],
+    file: impl Fn() -> String,
+) -> Result<(), ConvertError> {
+    let actual = sha1_object_id(kind, body).map_err(|c| CorruptInput::Collision {
+        id: *expected,
+        file: file(),
+        detail: c.to_string(),
+    })?;
+    if actual != *expected {
+        return Err(CorruptInput::HashMismatch {
+            expected: *expected,
+            actual,
+            file: file(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+fn record(
+    table: &ObjectTable,
+    sink: &Sink,
+    at: u32,
+    kind: ObjectKind,
+    body: &[u8],
+    opts: TranslateOptions,
+) -> Result<(), ConvertError> {
+    let sha256 = (kind == ObjectKind::Blob).then(|| match sha256_object_id(kind, body) {
+        ObjectId::Sha256(raw) => raw,
+        ObjectId::Sha1(_) => unreachable!("sha256_object_id returns SHA-256 ids"),
+    });
+    let named = (at, kind, sha256, saturated_size(body.len()));
+    let taken = |part: &mut Part| {
+        part.scanned += 1;
+        part.records.bytes += body.len() as u64;
+        part.records.named.push(named);
+    };
+    if kind == ObjectKind::Blob {
+        taken(&mut sink.part());
+        return Ok(());
+    }
+    let holder = table.sha1(at);
+    if opts.strict_headers && kind == ObjectKind::Commit {
+        refuse_unknown_headers(holder, body, opts)?;
+    }
+    let bad = |e| CorruptInput::Malformed {
+        id: holder,
+        kind,
+        reason: format!("{e}"),
+    };
+    let mut edges = Vec::new();
+    let mut missing = Vec::new();
+    let mut gitlinks = Vec::new();
+    let mut note = |id: ObjectId, role: ReferenceRole, name: Option<&[u8]>| match table.find_id(&id)
+    {
+        Some(dep) => edges.push((at, dep)),
+        None if well_known_pair(&id).is_some() => {}
+        None if matches!(role, ReferenceRole::TreeEntry { gitlink: true }) => {
+            gitlinks.push(UnmappedGitlink {
+                tree: at,
+                name: name.unwrap_or_default().to_vec(),
+                target: id,
+            })
+        }
+        None => missing.push(MissingReference {
+            holder,
+            holder_kind: kind,
+            missing: id,
+            role,
+        }),
+    };
+    if kind == ObjectKind::Tree {
+        table.with_recent(|recent| {
+            for entry in tree_entries(body, HashKind::Sha1) {
+                let entry = entry.map_err(bad)?;
+                let gitlink = is_gitlink_mode(entry.mode);
+                let role = ReferenceRole::TreeEntry { gitlink };
+                // Regular-file and symlink modes name blobs: no ordering edge needed.
+                let name = entry.name;
+                let found = match &entry.id {
+                    ObjectId::Sha1(raw) => recent.find_and_note(raw, pack_name_hash(name)),
+                    ObjectId::Sha256(_) => None,
+                };
+                if is_blob_mode(entry.mode) && found.is_some() {
+                    continue;
+                }
+                note(entry.id, role, Some(name));
+            }
+            Ok::<_, ConvertError>(())
+        })?;
+    } else {
+        for_each_reference(kind, body, HashKind::Sha1, |id, role| note(id, role, None))
+            .map_err(bad)?;
+    }
+    let mut part = sink.part();
+    taken(&mut part);
+    part.records.edges.extend(edges);
+    part.missing.extend(missing);
+    part.records.gitlinks.extend(gitlinks);
+    Ok(())
+}
+
+/// File modes that name blobs: regular files (any permission bits, as git
+/// accepts odd ones like 100664) and symlinks.
+fn is_blob_mode(mode: &[u8]) -> bool {
+    let value = parse_octal(mode);
+    matches!(value.map(|m| m & 0o170000), Some(0o100000) | Some(0o120000))
+}
+
+fn is_gitlink_mode(mode: &[u8]) -> bool {
+    parse_octal(mode).map(|m| m & 0o170000) == Some(0o160000)
+}
+
+fn parse_octal(mode: &[u8]) -> Option<u32> {
+    mode.iter().try_fold(0u32, |acc, &d| {
+        (b'0'..=b'7')
+            .contains(&d)
+            .then(|| acc.wrapping_mul(8) + u32::from(d - b'0'))
+    })
+}
+
+/// Under `--strict-headers`, a commit with a header field git does not know
+/// is refused during the scan, before anything is written. The check runs
+/// the real commit translator with an identity map, so it refuses exactly
+/// what the map pass would.
+fn refuse_unknown_headers(
+    id: ObjectId,
+    body: &[u8],
+    opts: TranslateOptions,
+) -> Result<(), ConvertError> {
+    let identity = |id: &ObjectId| Some(*id);
+    let mut scratch = Vec::new();
+    translate_commit(
+        body,
+        HashKind::Sha1,
+        HashKind::Sha1,
+        &identity,
+        opts,
+        &mut scratch,
+    )
+    .map(|_| ())
+    .map_err(|source| {
+        ConvertError::from(CorruptInput::Translate {
+            id,
+            kind: ObjectKind::Commit,
+            source,
+        })
+    })
+}

@@ -1,0 +1,337 @@
+//! Segmented output: the objects of a run go into sequences of packs
+//! ("segments"), each finished (renamed into place, fsynced) and then
+//! journaled in the map database in one transaction with the map rows of
+//! its objects (`journal_commits.rs`).
+//!
+//! That transaction is the checkpoint. After an interruption at any
+//! instant, DEST holds finished packs whose objects all have rows, plus
+//! renamed packs whose rows were not committed and temporary packs: the
+//! next run deletes those. The map is closed under references because
+//! objects arrive in dependency order within a sequence, segments commit
+//! in order, and the map pass's sequence commits only after the blobs'
+//! (its segments finished before that wait, `journal_commits.rs`).
+//! Segments are sized to a few seconds of work, which bounds what an
+//! interruption loses (plus, while blobs are still written, the map pass's
+//! waiting segments).
+//!
+//! Two sequences are written at once, the blobs and the map pass's trees,
+//! commits and tags, each by its own [`SegmentWriter`]: the append (the pack
+//! stream and its SHA-256) is the one sequential part of a pass, and two of
+//! them run side by side where one would queue the other's output in memory.
+//!
+//! Finishing a segment (trailer, `.idx` and `.rev`, `fsync`, rename, the
+//! SQLite commit of its rows) runs on a thread of its own while the next
+//! segment fills: most of it is waiting for the disk, which the appender
+//! should not do. One finish per writer is in flight at a time and the next
+//! waits for it, so a sequence's segments still commit in order.
+
+use std::path::PathBuf;
+use std::thread::{Scope, ScopedJoinHandle};
+use std::time::{Duration, Instant};
+
+use crate::convert::ConvertError;
+use crate::convert::objects::table::ObjectTable;
+use crate::convert::resume::stop_points::phase;
+use crate::convert::segments::commits::{Journal, Renamed};
+use crate::convert::segments::index::SegmentIndex;
+use crate::hash::{HashKind, ObjectId};
+use crate::object::ObjectKind;
+use crate::pack::write::PackWriter;
+
+/// Work per segment: the most an interruption can lose.
+pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
+/// Bounds on objects per segment, whatever the measured rate.
+const MIN_SEGMENT: u32 = 256;
+/// The ceiling also bounds what a segment holds in memory (its objects'
+/// table positions, places and index entries, ~65 bytes an object, twice
+/// per sequence while one finishes in the background): a fast phase on a
+/// huge repository would otherwise aim at millions of objects a segment.
+const MAX_SEGMENT: u32 = 1 << 20;
+/// Objects in the first segment, before a rate is known.
+const FIRST_SEGMENT: u32 = 4096;
+/// A segment holds at most this share of its sequence (but at least
+/// [`FIRST_SEGMENT`] objects), so what the open segments hold stays a small
+/// part of a run's memory at any size. Sized by time alone, a 100k-object
+/// run's last map-pass segment held 50k of its 71k objects (3 MiB of a
+/// 37 MiB peak, a share no larger repository pays), while at 2M objects the
+/// time bound already keeps segments near an eighth of their sequence.
+const SEQUENCE_SHARE: u64 = 8;
+
+/// A segment holds at most this many times the objects of the one before.
+const GROWTH: u64 = 4;
+
+/// The most objects a segment of a sequence of `total` objects holds.
+fn segment_ceiling(total: u64) -> u32 {
+    (total / SEQUENCE_SHARE).clamp(FIRST_SEGMENT.into(), MAX_SEGMENT.into()) as u32
+}
+
+struct OpenSegment {
+    pack: PackWriter,
+    count: u32,
+    /// The table positions of its objects, in the order written: their
+    /// map rows are read from the table when the segment commits (the
+    /// names are set by then), instead of ~70 bytes an object held here.
+    objects: Vec<u32>,
+    /// Each object's entry number in the pack (where it starts) and the
+    /// length of its delta chain (0: whole), by name: a delta may only name
+    /// a base in its own pack (a repository's packs are never thin), whose
+    /// chain is shorter than the depth limit.
+    places: SegmentIndex,
+    started: Instant,
+}
+
+/// What the segments of a run added up to.
+#[derive(Debug, Default, Clone)]
+pub struct SegmentsOutcome {
+    pub packs: u32,
+    pub bytes: u64,
+}
+
+/// Appends objects to the current segment of one sequence, finishing and
+/// journaling each segment (in the background) when it holds its planned
+/// number of objects.
+pub struct SegmentWriter<'scope, 'a> {
+    dir: PathBuf,
+    scope: &'scope Scope<'scope, 'a>,
+    journal: &'a Journal<'a>,
+    /// 0: the blobs; 1: the map pass (commits after every blob segment).
+    sequence: usize,
+    /// The segment being finished, if any; it returns its pack's size.
+    finishing: Option<ScopedJoinHandle<'scope, Result<u64, ConvertError>>>,
+    /// Objects this sequence still has to write; the last segment holds
+    /// exactly the rest.
+    remaining: u64,
+    /// `--depth`: the longest delta chain written.
+    max_depth: u32,
+    target: u32,
+    /// [`segment_ceiling`] of this sequence.
+    ceiling: u32,
+    current: Option<OpenSegment>,
+    outcome: SegmentsOutcome,
+}
+
+impl<'scope, 'a> SegmentWriter<'scope, 'a> {
+    /// `scope` runs the finisher thread; it must end after
+    /// [`SegmentWriter::finish`] (the scope joins a finish left running by
+    /// an error). The writer of `sequence` writes the number of objects
+    /// the journal expects of it.
+    pub fn new(
+        dir: PathBuf,
+        scope: &'scope Scope<'scope, 'a>,
+        journal: &'a Journal<'a>,
+        sequence: usize,
+        max_depth: u32,
+    ) -> Self {
+        let total = journal.total(sequence);
+        SegmentWriter {
+            dir,
+            scope,
+            journal,
+            sequence,
+            finishing: None,
+            remaining: total,
+            max_depth,
+            ceiling: segment_ceiling(total),
+            target: journal.hooks().segment_objects.unwrap_or(FIRST_SEGMENT),
+            current: None,
+            outcome: SegmentsOutcome::default(),
+        }
+    }
+
+    /// Appends table object `at`, named already, whole, its zlib stream
+    /// ready (see [`PackWriter::add_compressed`]).
+    pub fn add_compressed(
+        &mut self,
+        at: u32,
+        kind: ObjectKind,
+        size: u64,
+        zlib: &[u8],
+    ) -> Result<(), ConvertError> {
+        let sha256 = name_of(self.journal.table(), at);
+        let segment = self.open()?;
+        segment.pack.add_compressed(sha256, kind, size, zlib)?;
+        self.added(at, sha256, 0)
+    }
+
+    /// Appends table object `at` as a delta whose zlib stream is ready
+    /// (copied from the source pack: blob deltas are the same in both hash
+    /// worlds) against table object `base`, both named, if `base` is in the
+    /// current segment and its chain is shorter than the depth limit.
+    /// Returns false, writing nothing, when it is not; the caller then
+    /// writes the object whole (or as a delta of another base).
+    pub fn add_delta_compressed(
+        &mut self,
+        at: u32,
+        base: u32,
+        delta_size: u64,
+        zlib: &[u8],
+    ) -> Result<bool, ConvertError> {
+        let (max_depth, table) = (self.max_depth, self.journal.table());
+        let (sha256, base) = (name_of(table, at), name_of(table, base));
+        let segment = self.open()?;
+        let objects = &segment.objects;
+        let name_at = |p: u32| name_of(table, objects[p as usize]);
+        let Some((base_entry, base_depth)) = segment.places.get(&base, name_at) else {
+            return Ok(false);
+        };
+        if base_depth >= max_depth {
+            return Ok(false);
+        }
+        let base_offset = segment.pack.entry_offset(base_entry);
+        segment
+            .pack
+            .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
+        self.added(at, sha256, base_depth + 1)?;
+        Ok(true)
+    }
+
+    /// Bookkeeping after an object entered the open segment.
+    fn added(&mut self, at: u32, sha256: ObjectId, depth: u32) -> Result<(), ConvertError> {
+        let segment = self
+            .current
+            .as_mut()
+            .expect("an object was just added to it");
+        segment.places.push(sha256, depth);
+        segment.objects.push(at);
+        let full = segment.pack.entries_written() == segment.count;
+        self.remaining -= 1;
+        self.journal.hooks().kill_point(phase::OBJECT);
+        if full {
+            self.finish_segment()?;
+        }
+        Ok(())
+    }
+
+    /// Tells the other sequences' writers to stop at their next
+    /// checkpoint: this one failed.
+    pub fn abandon(&self) {
+        self.journal.abandon();
+    }
+
+    /// Between chunks: stops at Ctrl-C, or when the other sequence's
+    /// writer failed. Whatever the open segment holds is discarded (its
+    /// temporary pack is removed) and redone by the next run.
+    pub fn checkpoint(&self) -> Result<(), ConvertError> {
+        if self.journal.is_abandoned() {
+            return Err(ConvertError::Interrupted);
+        }
+        self.journal.hooks().check_interrupt()
+    }
+
+    /// Waits for the last segment's finish, which ended the sequence
+    /// (`journal_commits.rs`), or the one in flight when the run stopped
+    /// (its error, if any, is the one to report). A stopped sequence's open
+    /// segment is discarded (its temporary pack removed).
+    pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
+        debug_assert!(
+            self.journal.is_abandoned() || (self.current.is_none() && self.remaining == 0),
+            "every planned object was added"
+        );
+        self.wait_for_finish()?;
+        Ok(self.outcome)
+    }
+
+    fn open(&mut self) -> Result<&mut OpenSegment, ConvertError> {
+        if self.current.is_none() {
+            let count = u64::from(self.target).min(self.remaining) as u32;
+            let pack = PackWriter::create(&self.dir, HashKind::Sha256, count)?;
+            self.current = Some(OpenSegment {
+                pack,
+                count,
+                objects: Vec::with_capacity(count as usize),
+                places: SegmentIndex::with_capacity(count as usize),
+                started: Instant::now(),
+            });
+        }
+        Ok(self.current.as_mut().expect("opened above"))
+    }
+
+    fn finish_segment(&mut self) -> Result<(), ConvertError> {
+        let mut segment = self.current.take().expect("a segment is open");
+        // No delta can name this segment's objects any more.
+        segment.places = SegmentIndex::default();
+        if self.journal.hooks().segment_objects.is_none() {
+            // Aim the next segment at SEGMENT_TIME at the rate just seen,
+            // growing at most GROWTH-fold: a rate measured on quickly copied
+            // blobs says little about the trees that follow them, and
+            // smaller segments let their finishing overlap the work.
+            let secs = segment.started.elapsed().as_secs_f64().max(1e-3);
+            let rate = f64::from(segment.count) / secs;
+            let by_rate = (rate * SEGMENT_TIME.as_secs_f64()) as u64;
+            self.target = by_rate
+                .min(u64::from(segment.count) * GROWTH)
+                .clamp(MIN_SEGMENT.into(), self.ceiling.into()) as u32;
+        }
+        self.wait_for_finish()?;
+        let (journal, sequence, last) = (self.journal, self.sequence, self.remaining == 0);
+        let finisher = std::thread::Builder::new().name(format!("segment-finish-{sequence}"));
+        let spawned = finisher.spawn_scoped(self.scope, move || {
+            let done = finish_pack(segment, journal).and_then(|renamed| {
+                let pack_size = renamed.pack_size;
+                journal.commit_or_wait(sequence, renamed, last)?;
+                Ok(pack_size)
+            });
+            if done.is_err() {
+                journal.abandon();
+            }
+            done
+        });
+        // A thread that cannot start is the system's limit, reported as
+        // an error of the segment's pack directory.
+        self.finishing = Some(spawned.map_err(|e| ConvertError::io(&self.dir, e))?);
+        Ok(())
+    }
+
+    /// Waits for the segment being finished, if any; a failed finish's
+    /// error comes out here.
+    fn wait_for_finish(&mut self) -> Result<(), ConvertError> {
+        if let Some(handle) = self.finishing.take() {
+            let pack_size = handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            self.outcome.packs += 1;
+            self.outcome.bytes += pack_size;
+        }
+        Ok(())
+    }
+}
+
+/// The SHA-256 name of table object `at`: the passes name every object
+/// before they write it.
+pub(super) fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
+    table
+        .sha256(at)
+        .expect("objects are named before they are written")
+}
+
+/// Writes a full segment's trailer and indexes and renames it into place;
+/// its rows are committed next (`journal_commits.rs`).
+fn finish_pack(segment: OpenSegment, journal: &Journal<'_>) -> Result<Renamed, ConvertError> {
+    let written = segment.pack.finish()?;
+    journal.hooks().kill_point(phase::PACK_RENAMED);
+    let stem = written
+        .pack_path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("pack names are ASCII")
+        .to_string();
+    Ok(Renamed {
+        stem,
+        pack_size: written.pack_size,
+        objects: segment.objects,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_segment_holds_at_most_an_eighth_of_its_sequence() {
+        assert_eq!(segment_ceiling(0), FIRST_SEGMENT);
+        assert_eq!(segment_ceiling(20_000), FIRST_SEGMENT);
+        assert_eq!(segment_ceiling(71_000), 8_875);
+        assert_eq!(segment_ceiling(1_600_000), 200_000);
+        assert_eq!(segment_ceiling(100_000_000), MAX_SEGMENT);
+    }
+}

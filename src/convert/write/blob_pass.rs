@@ -1,0 +1,277 @@
+//! The blob pass: append every blob to the output pack.
+//!
+//! A blob's bytes are the same in both hash worlds, so a blob stored whole
+//! in a source pack is copied as its zlib stream, without inflating or
+//! deflating; its CRC32 from the source idx is checked first so that a
+//! damaged stream is never propagated. A blob stored as a delta against
+//! another blob is copied the same way, as its compressed delta, when its
+//! base already sits in the same output segment (source order puts OFS
+//! bases first); otherwise, and for loose blobs, it is inflated and
+//! deflated again. Blobs an earlier run converted (they have map rows) are
+//! skipped.
+//!
+//! Loose blobs (no source pairing), or every blob with `--no-reuse-deltas`,
+//! come after the packed ones in git's delta-search order and go through the
+//! window search (`delta_search.rs`) in pieces.
+
+use std::borrow::Cow;
+
+use rayon::prelude::*;
+
+use crate::convert::ConvertError;
+use crate::convert::objects::inventory::Inventory;
+use crate::convert::objects::read_cache;
+use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::write::chunking::chunks_within;
+use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
+use crate::object::ObjectKind;
+use crate::pack::PackLayout;
+use crate::pack::write::Window;
+use crate::pack::{EntryKind, PackError};
+use crate::progress::Progress;
+use crate::zlib::deflate;
+
+/// A parallel chunk ends at this many blobs, or once its blobs take this
+/// much room in the source (about what its re-deflated blobs hold in
+/// memory until they are appended), whichever comes first: memory follows
+/// the budget, not the size of the repository's files.
+const CHUNK: usize = 4096;
+const CHUNK_BYTES: u64 = 64 << 20;
+
+enum Payload<'a> {
+    /// The source entry's zlib stream, copied as is.
+    Copied(&'a [u8]),
+    /// A compressed delta against the blob at table position `base`: the
+    /// source entry's, or one the window search made.
+    Delta {
+        base: u32,
+        zlib: Cow<'a, [u8]>,
+    },
+    Deflated(Vec<u8>),
+}
+
+/// Writes every blob without a map row into `pack` (the blobs' sequence of
+/// segments); returns how many went in as copies of their source bytes.
+/// Counts progress in blobs appended (the caller's phase).
+pub fn blob_pass(
+    inventory: &Inventory,
+    layouts: &[PackLayout<'_>],
+    table: &ObjectTable,
+    level: u32,
+    deltas: DeltaOptions,
+    pack: &mut SegmentWriter<'_, '_>,
+    progress: &dyn Progress,
+) -> Result<u64, ConvertError> {
+    let is_searched = |i: u32| {
+        deltas.searching() && (!deltas.reuse || matches!(table.location(i), Location::Loose))
+    };
+    // Source order for the rest: sequential reads of each pack, and bases
+    // before deltas; then the blobs the window search places, in its order.
+    let (mut blobs, mut searched): (Vec<u32>, Vec<u32>) = table
+        .indices()
+        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
+        .partition(|&i| !is_searched(i));
+    let order = |i: &u32| match table.location(*i) {
+        Location::Packed { pack, offset } => (pack, offset),
+        Location::Loose => (u32::MAX, u64::from(*i)),
+    };
+    blobs.sort_by_key(order);
+    searched.sort_by_key(|&i| git_order(table, i));
+    blobs.extend(searched);
+    let mut copied = 0u64;
+    let stored_size = |at: u32| match table.location(at) {
+        Location::Packed { pack, offset } => layouts[pack as usize]
+            .entry(offset)
+            .map_or(0, |(_, end)| end - offset),
+        Location::Loose => std::fs::metadata(crate::loose::loose_path(
+            &inventory.objects_dir,
+            &table.sha1(at),
+        ))
+        .map_or(0, |m| m.len()),
+    };
+    let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
+    let key = |i: u32| table.name_hash(i);
+    // Prepares a chunk; the window of its last piece (`carry`) continues
+    // into the first piece of the next chunk.
+    let prepare = |chunk: &[u32], carry: Option<BlobWindow>| -> Result<Ready<'_>, ConvertError> {
+        // The searched blobs are the chunk's tail, cut into pieces.
+        let split = chunk.partition_point(|&i| !is_searched(i));
+        let (plain, searched) = chunk.split_at(split);
+        let mut prepared: Vec<Prepared<'_>> = plain
+            .par_iter()
+            .map(|&at| payload(inventory, table, layouts, at, level, deltas.reuse))
+            .collect::<Result<_, _>>()?;
+        let ranges = pieces(searched.len(), |k| {
+            Some(key(searched[k])).filter(|&h| h != 0)
+        });
+        let (found, carry) = search_pieces(ranges, carry, |range, window| {
+            let piece = &searched[range];
+            search_piece(inventory, table, layouts, piece, level, deltas, window)
+                .map(|(payloads, window)| (payloads, Some(window)))
+        })?;
+        prepared.extend(found);
+        Ok((prepared, carry))
+    };
+    // A pipeline of two: chunk k is appended (sequential: the pack stream
+    // and its checksum) while chunk k+1's CRC checks and re-deflates run on
+    // the other threads.
+    let mut ready = chunks.first().map(|c| prepare(c, None)).transpose()?;
+    for (k, chunk) in chunks.iter().enumerate() {
+        let (payloads, carry) = ready.take().expect("prepared before its turn");
+        let (appended, next) = rayon::join(
+            || append(inventory, table, level, pack, payloads),
+            || chunks.get(k + 1).map(|c| prepare(c, carry)).transpose(),
+        );
+        copied += appended?;
+        ready = next?;
+        progress.advance(chunk.len() as u64);
+        pack.checkpoint()?;
+    }
+    Ok(copied)
+}
+
+/// A blob ready to append: table index, size, what goes into the pack.
+type Prepared<'a> = (u32, u64, Payload<'a>);
+
+/// The window of the blob search: bodies by table index.
+type BlobWindow = Window<Vec<u8>>;
+
+/// A prepared chunk and the window its last piece ended with.
+type Ready<'a> = (Vec<Prepared<'a>>, Option<BlobWindow>);
+
+/// Appends one chunk's blobs in order; returns how many went in as copies
+/// of their source bytes.
+fn append(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    level: u32,
+    pack: &mut SegmentWriter<'_, '_>,
+    payloads: Vec<Prepared<'_>>,
+) -> Result<u64, ConvertError> {
+    let mut copied = 0;
+    for (at, size, payload) in payloads {
+        let window_made = matches!(
+            &payload,
+            Payload::Delta {
+                zlib: Cow::Owned(_),
+                ..
+            }
+        );
+        match payload {
+            Payload::Copied(zlib) => {
+                copied += 1;
+                pack.add_compressed(at, ObjectKind::Blob, size, zlib)?
+            }
+            Payload::Delta { base, zlib } => {
+                if pack.add_delta_compressed(at, base, size, &zlib)? {
+                    copied += u64::from(!window_made);
+                } else {
+                    // The base went into an earlier segment: store it whole.
+                    let mut body = Vec::new();
+                    read_cache::read(inventory, table, at, &mut body)?;
+                    let zlib = deflate(&body, level);
+                    pack.add_compressed(at, ObjectKind::Blob, body.len() as u64, &zlib)?
+                }
+            }
+            Payload::Deflated(zlib) => pack.add_compressed(at, ObjectKind::Blob, size, &zlib)?,
+        };
+    }
+    Ok(copied)
+}
+
+/// Searches one piece of blobs in order, continuing `window` if given: each is read, diffed against the
+/// window of the blobs before it, and stored as the best delta found, or
+/// whole.
+fn search_piece<'a>(
+    inventory: &'a Inventory,
+    table: &ObjectTable,
+    layouts: &[PackLayout<'_>],
+    piece: &[u32],
+    level: u32,
+    deltas: DeltaOptions,
+    window: Option<BlobWindow>,
+) -> Result<(Vec<Prepared<'a>>, BlobWindow), ConvertError> {
+    let mut window = window.unwrap_or_else(|| Window::new(deltas.window_options()));
+    let mut out = Vec::with_capacity(piece.len());
+    for &at in piece {
+        let mut body = Vec::new();
+        read_cache::read(inventory, table, at, &mut body)?;
+        match window.find(&body, None) {
+            Some((base, depth, delta)) => {
+                let zlib = Cow::Owned(deflate(&delta, level));
+                out.push((at, delta.len() as u64, Payload::Delta { base, zlib }));
+                window.push(at, depth, body);
+            }
+            None => {
+                out.push(payload(inventory, table, layouts, at, level, false)?);
+                window.push(at, 0, body);
+            }
+        }
+    }
+    Ok((out, window))
+}
+
+/// How blob `at` is stored without a window search: its source bytes
+/// copied when the source stores it whole (or, with `reuse`, as a delta),
+/// else deflated anew.
+fn payload<'a>(
+    inventory: &'a Inventory,
+    table: &ObjectTable,
+    layouts: &[PackLayout<'_>],
+    at: u32,
+    level: u32,
+    reuse: bool,
+) -> Result<Prepared<'a>, ConvertError> {
+    if let Location::Packed {
+        pack: pack_no,
+        offset,
+    } = table.location(at)
+    {
+        let pack = &inventory.packs[pack_no as usize];
+        let layout = &layouts[pack_no as usize];
+        let entry = pack.data.entry_at(offset)?;
+        // Looked up here, on the parallel side, rather than by the appender.
+        let base = layout
+            .delta_base(pack, &entry.kind)
+            .filter(|_| reuse)
+            .map(|base| {
+                table
+                    .find_id(&base)
+                    .expect("a delta base in the source is an object of the table")
+            });
+        let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
+        // Table locations are idx entries, so `entry` finds every one.
+        if copyable && let Some((position, end)) = layout.entry(offset) {
+            debug_assert_eq!(pack.idx.oid_at(position), table.sha1(at));
+            let whole = pack.data.raw(offset..end)?;
+            if let Some(expected) = pack.idx.crc32_at(position)
+                && crc32fast::hash(whole) != expected
+            {
+                return Err(PackError::CrcMismatch {
+                    id: table.sha1(at),
+                    file: inventory.pack_paths[pack_no as usize].display().to_string(),
+                    offset,
+                }
+                .into());
+            }
+            let zlib = &whole[(entry.data_offset - offset) as usize..];
+            let payload = match base {
+                Some(base) => Payload::Delta {
+                    base,
+                    zlib: Cow::Borrowed(zlib),
+                },
+                None => Payload::Copied(zlib),
+            };
+            return Ok((at, entry.size, payload));
+        }
+    }
+    let mut body = Vec::new();
+    let kind = read_cache::read(inventory, table, at, &mut body)?;
+    debug_assert_eq!(kind, ObjectKind::Blob);
+    Ok((
+        at,
+        body.len() as u64,
+        Payload::Deflated(deflate(&body, level)),
+    ))
+}

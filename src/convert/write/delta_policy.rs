@@ -1,0 +1,150 @@
+//! How the output pack's deltas are chosen (issue 5), shared by the blob
+//! and map passes.
+//!
+//! * Default (`reuse`): an object the source pack stores as a delta is
+//!   stored as a delta of the same base (blobs: the compressed delta copied;
+//!   trees, commits, tags: a fresh delta of the translated objects). The
+//!   objects this pairing does not serve go through the window search: loose
+//!   objects, and deltas whose source base is not written before them (a
+//!   commit whose base is a newer commit, a base later in the same chunk).
+//!   Objects the source stores whole stay whole.
+//! * `--no-reuse-deltas`: the window search chooses every base.
+//! * Either way no chain is longer than `--depth`: the segment writer
+//!   refuses a delta whose base's chain is full (or whose base went into an
+//!   earlier segment), and the object is then stored whole. Cutting a chain
+//!   there (rather than re-basing the object on its base's base, which would
+//!   hit the same limit one object later) is what git's
+//!   `break_delta_chains` does too.
+//!
+//! The window search (`pack::write::Window`, pack-objects' `find_deltas`)
+//! runs over fixed "pieces" of a pass's order: each piece is searched by one
+//! thread, in order, with an empty window at its start, so the result does
+//! not depend on the thread count; pieces run in parallel. The order is
+//! git's (`type_size_sort`: name hash, then size, largest first) wherever a
+//! pass is free to choose it: every blob with `--no-reuse-deltas`, loose
+//! objects, and within each wave of trees with `--no-reuse-deltas`. A base
+//! is always earlier in the pass's order, so it is written first (OFS_DELTA)
+//! and no cycle can form with reused pairings, which also point backwards.
+
+use std::cmp::Reverse;
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::convert::objects::table::ObjectTable;
+use crate::pack::write::WindowOptions;
+
+/// Objects per window piece (searched in order by one thread).
+pub const PIECE: usize = 512;
+
+/// Bytes of bodies one window may hold (git's `--window-memory`).
+const WINDOW_MEMORY: usize = 128 << 20;
+
+/// The delta options of a run.
+#[derive(Debug, Clone, Copy)]
+pub struct DeltaOptions {
+    pub window: usize,
+    pub depth: u32,
+    pub reuse: bool,
+}
+
+impl DeltaOptions {
+    pub fn window_options(self) -> WindowOptions {
+        WindowOptions {
+            window: self.window,
+            depth: self.depth,
+            memory: WINDOW_MEMORY,
+            id_len: 32,
+        }
+    }
+
+    /// Whether a window search runs at all.
+    pub fn searching(self) -> bool {
+        self.window > 0 && self.depth > 0
+    }
+}
+
+/// git's `type_size_sort` key (within one type): name hash, then size,
+/// both descending, then the table index for a total order.
+pub fn git_order(table: &ObjectTable, i: u32) -> (Reverse<u32>, Reverse<u32>, u32) {
+    (Reverse(table.name_hash(i)), Reverse(table.size(i)), i)
+}
+
+/// Cuts positions `0..n` of a pass's order into pieces of at least
+/// [`PIECE`] positions that end only where `key` changes (git's
+/// `ll_find_deltas` likewise never splits a run of one name hash between
+/// threads): the objects of one path are searched by one window. A piece
+/// may exceed [`PIECE`] by a whole run. Objects without a name (`None`:
+/// commits, tags, root trees) are no run: git splits its hash-0 runs too,
+/// and a chunk of 1024 commits was otherwise one piece, searched by one
+/// thread while the others waited.
+pub fn pieces<K: PartialEq>(n: usize, key: impl Fn(usize) -> Option<K>) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut at = PIECE;
+    while at < n {
+        let here = key(at);
+        if here.is_none() || here != key(at - 1) {
+            out.push(start..at);
+            start = at;
+            at += PIECE;
+        } else {
+            at += 1;
+        }
+    }
+    if start < n {
+        out.push(start..n);
+    }
+    out
+}
+
+/// Runs `search` on each piece in parallel, the first piece continuing
+/// `carry`, the window the previous chunk's last piece ended with. Returns
+/// the pieces' outputs in order, and the window the next chunk continues:
+/// the last one a piece returned (a piece that searched nothing returns
+/// none), else `carry` itself.
+pub fn search_pieces<I: Send, T: Send, W: Send, E: Send>(
+    pieces: Vec<I>,
+    carry: Option<W>,
+    search: impl Fn(I, Option<W>) -> Result<(Vec<T>, Option<W>), E> + Sync,
+) -> Result<(Vec<T>, Option<W>), E> {
+    let mut carry = carry;
+    let mut windows: Vec<Option<W>> = pieces.iter().map(|_| None).collect();
+    if let Some(first) = windows.first_mut() {
+        *first = carry.take();
+    }
+    let done: Vec<(Vec<T>, Option<W>)> = pieces
+        .into_par_iter()
+        .zip(windows)
+        .map(|(piece, window)| search(piece, window))
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::new();
+    for (piece, window) in done {
+        out.extend(piece);
+        if window.is_some() {
+            carry = window;
+        }
+    }
+    Ok((out, carry))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_end_where_the_key_changes() {
+        let keys: Vec<usize> = (0..3000)
+            .map(|i| if i < 2000 { i / 1000 } else { i })
+            .collect();
+        let cut = pieces(keys.len(), |i| Some(keys[i]));
+        assert_eq!(cut, vec![0..1000, 1000..2000, 2000..2512, 2512..3000]);
+        assert_eq!(pieces(0, Some), vec![]);
+        assert_eq!(pieces(5, |_| Some(0)), vec![0..5]);
+        // Unnamed objects are cut every PIECE, like distinct names.
+        assert_eq!(
+            pieces(1100, |_| None::<u32>),
+            vec![0..512, 512..1024, 1024..1100]
+        );
+    }
+}

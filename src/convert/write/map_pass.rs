@@ -1,0 +1,762 @@
+//! The map pass: translate trees, commits and tags wave by wave, name them
+//! in SHA-256 and append them to the output pack.
+//!
+//! Each wave is cut into chunks; a chunk is read, translated, hashed and
+//! deflated in parallel, then appended to the pack in a fixed order, so the
+//! output does not depend on the thread count. Chunks are prepared ahead
+//! of the appends ([`map_pass`]), which go to a sequence of segments of
+//! their own, written while the blob pass writes the other (`journal.rs`):
+//! a chunk boundary is where Ctrl-C stops a run.
+//!
+//! Deltas: an object the source pack stores as a delta against another
+//! object of an earlier chunk is stored as a delta against that object's
+//! translated form, made anew (ids grow from 20 to 32 bytes, so the source
+//! delta cannot be reused). A tree's delta comes from lining up the entries
+//! of the two SHA-1 trees (`tree_delta`: the base is read, usually from the
+//! cache, but neither translated nor indexed); a commit's or tag's from
+//! diffing the translated base, read and translated again. Either is much
+//! cheaper than deflating the whole object. The delta is used when the base
+//! sits in the same output segment, else the object is stored whole.
+//!
+//! Objects that pairing does not serve (loose ones, deltas whose source base
+//! is not written before them), or all of them with `--no-reuse-deltas`, go
+//! through the window search over fixed pieces of each chunk
+//! (`delta_search.rs`); with `--no-reuse-deltas` each wave is first put in
+//! git's search order (by type, name hash, size).
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
+use crate::convert::ConvertError;
+use crate::convert::error::CorruptInput;
+use crate::convert::objects::inventory::Inventory;
+use crate::convert::objects::read_cache;
+use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::write::chunking::chunks_within;
+use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
+use crate::hash::{HashKind, ObjectId};
+use crate::object::ObjectKind;
+use crate::object::sha256_object_id;
+use crate::pack::PackLayout;
+use crate::pack::write::{Window, encode_delta, tree_delta};
+use crate::progress::Progress;
+use crate::translate::{TranslateOptions, translate_object};
+use crate::zlib::deflate;
+
+/// Objects per parallel chunk: enough to keep every core busy, few enough
+/// that the chunk's bodies stay small in memory.
+const CHUNK: usize = 1024;
+/// Inflated source bytes per chunk. A chunk holds its objects' translated
+/// bodies (a third larger) and their compressed forms while the previous
+/// chunk is appended, so this bounds the pass's memory by a budget instead
+/// of by the size of the repository's largest trees.
+const CHUNK_BYTES: u64 = 16 << 20;
+
+/// Counts from the map pass.
+#[derive(Debug, Default)]
+pub struct MapOutcome {
+    /// Unknown commit header fields copied verbatim, by name.
+    pub unknown_headers: BTreeMap<String, u64>,
+    pub translated: u64,
+    /// Objects stored as deltas against their source delta base.
+    pub deltas: u64,
+}
+
+/// Prepared chunks wait for the pack by the hundred thousand on large
+/// repositories, so this is kept small: 56 bytes plus the stream (names
+/// stay in the table; the base is a table position).
+struct Translated {
+    at: u32,
+    kind: ObjectKind,
+    stored: Stored,
+    /// Empty for nearly every object: a boxed slice holds no allocation then.
+    unknown_headers: Box<[String]>,
+}
+
+impl Translated {
+    /// Bytes it holds until appended.
+    fn held(&self) -> u64 {
+        let (Stored::Whole { zlib, .. } | Stored::Delta { zlib, .. }) = &self.stored;
+        zlib.len() as u64
+    }
+}
+
+/// How a translated object goes into the pack.
+enum Stored {
+    /// Whole: its zlib stream.
+    Whole { size: u64, zlib: Box<[u8]> },
+    /// A delta against table object `base`, named already. Should the base
+    /// land in an earlier segment, the object is translated again and
+    /// stored whole: rare (segment boundaries), and keeping every delta's
+    /// whole body until its append held far more memory than the deltas.
+    Delta {
+        base: u32,
+        delta_size: u64,
+        zlib: Box<[u8]>,
+    },
+}
+
+/// Compressed bytes of prepared chunks that may wait for the pack. Since
+/// the map pass has segments of its own, its appends no longer wait for
+/// the blob pass; this bounds what is prepared while one chunk is
+/// appended (chunks of huge trees).
+const AHEAD_BYTES: u64 = 32 << 20;
+
+/// Runs the map pass into `pack`, its own sequence of segments, as a
+/// pipeline: while the pack is busy appending a chunk (sequential: the
+/// pack stream and its checksum), the next chunks are read, translated,
+/// named and compressed on the other threads, in order, up to
+/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass
+/// (`write_objects.rs`), which writes the other sequence: no tree needs a
+/// blob's pack, only its name, which the scan knows. Preparing a chunk needs only the names of the
+/// chunks before it, set when they were prepared; the window of a chunk's
+/// last piece continues into the next. The output is the same however far
+/// ahead the preparing got. Counts progress in objects appended.
+#[allow(clippy::too_many_arguments)]
+pub fn map_pass(
+    inventory: &Inventory,
+    layouts: &[PackLayout<'_>],
+    table: &ObjectTable,
+    waves: Vec<Vec<u32>>,
+    opts: TranslateOptions,
+    level: u32,
+    deltas: DeltaOptions,
+    pack: &mut SegmentWriter<'_, '_>,
+    progress: &dyn Progress,
+) -> Result<MapOutcome, ConvertError> {
+    let mut outcome = MapOutcome::default();
+    let waves = search_order(table, waves, deltas);
+    let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
+    let mut ahead = Ahead {
+        chunks: &chunks,
+        next: 0,
+        carry: None,
+        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| {
+            prepare_chunk(inventory, table, layouts, chunk, opts, level, deltas, carry)
+        },
+    };
+    let whole = |at| read_translated(inventory, table, at, opts).map(|(_, body, _)| body);
+    // The first chunk alone: nothing to append beside it yet.
+    let mut ready = ahead.prepare_while(&AtomicBool::new(false));
+    loop {
+        let backlog = ready?;
+        if backlog.is_empty() {
+            break;
+        }
+        let appended;
+        (appended, ready) = ahead.beside(|| append_all(pack, backlog, level, &whole, &mut outcome));
+        let objects = appended?;
+        outcome.translated += objects;
+        progress.advance(objects);
+    }
+    Ok(outcome)
+}
+
+/// The chunks not prepared yet, in order, and the window the last
+/// prepared one ended with.
+struct Ahead<'c, 'w, P> {
+    chunks: &'c [Chunk<'w>],
+    next: usize,
+    carry: Option<Windows>,
+    prepare: P,
+}
+
+impl<P> Ahead<'_, '_, P>
+where
+    P: Fn(&Chunk<'_>, Option<Windows>) -> Result<(Vec<Translated>, Option<Windows>), ConvertError>
+        + Send,
+{
+    /// Runs `pack_work` on this thread (first, alone with one thread) while
+    /// the other side prepares the next chunk, then more until `pack_work`
+    /// ends; returns both results.
+    fn beside<T: Send>(
+        &mut self,
+        pack_work: impl FnOnce() -> T + Send,
+    ) -> (T, Result<Vec<Vec<Translated>>, ConvertError>) {
+        let busy = AtomicBool::new(true);
+        rayon::join(
+            || {
+                let done = pack_work();
+                busy.store(false, Ordering::Release);
+                done
+            },
+            || self.prepare_while(&busy),
+        )
+    }
+
+    /// Prepares the next chunk, then more while `busy` holds and they stay
+    /// under [`AHEAD_BYTES`]; empty once every chunk was prepared.
+    fn prepare_while(&mut self, busy: &AtomicBool) -> Result<Vec<Vec<Translated>>, ConvertError> {
+        let mut ready = Vec::new();
+        let mut bytes = 0;
+        while let Some(chunk) = self.chunks.get(self.next) {
+            if !ready.is_empty() && (bytes >= AHEAD_BYTES || !busy.load(Ordering::Acquire)) {
+                break;
+            }
+            let (done, carry) = (self.prepare)(chunk, self.carry.take())?;
+            bytes += done.iter().map(Translated::held).sum::<u64>();
+            ready.push(done);
+            self.carry = carry;
+            self.next += 1;
+        }
+        Ok(ready)
+    }
+}
+
+/// Appends prepared chunks in order, each a checkpoint; returns how many
+/// objects went in.
+fn append_all(
+    pack: &mut SegmentWriter<'_, '_>,
+    chunks: Vec<Vec<Translated>>,
+    level: u32,
+    whole: &Rebuild<'_>,
+    outcome: &mut MapOutcome,
+) -> Result<u64, ConvertError> {
+    let mut objects = 0;
+    for done in chunks {
+        objects += done.len() as u64;
+        append(pack, done, level, whole, outcome)?;
+        pack.checkpoint()?;
+    }
+    Ok(objects)
+}
+
+/// Each wave in the order its objects are written: with `--no-reuse-deltas`
+/// git's search order (type, name hash, size); else the source order (reused
+/// bases first) with the loose objects, which come last, in search order.
+fn search_order(table: &ObjectTable, waves: Vec<Vec<u32>>, deltas: DeltaOptions) -> Vec<Vec<u32>> {
+    let kind = |i: u32| table.kind(i).map_or(0, |k| k as u8);
+    waves
+        .into_iter()
+        .map(|mut wave| {
+            if !deltas.searching() {
+                return wave;
+            }
+            if deltas.reuse {
+                let loose =
+                    wave.partition_point(|&i| !matches!(table.location(i), Location::Loose));
+                wave[loose..].sort_by_key(|&i| (kind(i), git_order(table, i)));
+            } else {
+                wave.sort_by_key(|&i| (kind(i), git_order(table, i)));
+            }
+            wave
+        })
+        .collect()
+}
+
+/// Waves smaller than this are merged with their neighbours into one
+/// chunk named in order (a linear history is one wave per commit: naming
+/// each alone would leave every other thread idle).
+const SMALL_WAVE: usize = 64;
+
+/// A unit of the map pass.
+enum Chunk<'w> {
+    /// Part of one wave: no object names another, all are named at once.
+    OfWave(&'w [u32]),
+    /// Whole consecutive small waves, in order: named one after the other.
+    OfSmallWaves(Vec<u32>),
+}
+
+impl Chunk<'_> {
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        match self {
+            Chunk::OfWave(objects) => objects.len(),
+            Chunk::OfSmallWaves(objects) => objects.len(),
+        }
+    }
+}
+
+/// Cuts the waves into chunks of at most [`CHUNK`] objects and
+/// [`CHUNK_BYTES`] of source bytes (more only when a single object, or a
+/// run of small waves, ends past it): a chunk never starts before a wave
+/// its objects depend on is complete.
+fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
+    let mut chunks = Vec::new();
+    let (mut small, mut small_bytes): (Vec<u32>, u64) = (Vec::new(), 0);
+    for wave in waves {
+        if wave.len() < SMALL_WAVE {
+            small.extend(wave);
+            small_bytes += wave.iter().map(|&at| size(at)).sum::<u64>();
+            if small.len() >= CHUNK || small_bytes >= CHUNK_BYTES {
+                chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
+                small_bytes = 0;
+            }
+            continue;
+        }
+        if !small.is_empty() {
+            chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
+            small_bytes = 0;
+        }
+        let pieces = chunks_within(wave, CHUNK, CHUNK_BYTES, &size);
+        chunks.extend(pieces.into_iter().map(Chunk::OfWave));
+    }
+    if !small.is_empty() {
+        chunks.push(Chunk::OfSmallWaves(small));
+    }
+    chunks
+}
+
+/// Reads, translates and names the objects of `chunk` (recording their
+/// SHA-256 names in `table`), then decides how each is stored and
+/// compresses it.
+#[allow(clippy::too_many_arguments)]
+fn prepare_chunk(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    layouts: &[PackLayout<'_>],
+    chunk: &Chunk<'_>,
+    opts: TranslateOptions,
+    level: u32,
+    deltas: DeltaOptions,
+    carry: Option<Windows>,
+) -> Result<(Vec<Translated>, Option<Windows>), ConvertError> {
+    // Name the whole chunk first, so that an object can be a delta
+    // against an earlier object of the same chunk.
+    let named: Vec<Named> = match chunk {
+        Chunk::OfWave(objects) => {
+            let named: Vec<Named> = objects
+                .par_iter()
+                .map(|&at| name_one(inventory, table, at, opts))
+                .collect::<Result<_, _>>()?;
+            for n in &named {
+                table.name(n.at, n.sha256);
+            }
+            named
+        }
+        Chunk::OfSmallWaves(objects) => {
+            // Each object may name the one before it (a commit its parent):
+            // read in parallel, translate and name in order.
+            let sources: Vec<(ObjectKind, Vec<u8>)> = objects
+                .par_iter()
+                .map(|&at| {
+                    let mut body = Vec::new();
+                    read_cache::read(inventory, table, at, &mut body).map(|kind| (kind, body))
+                })
+                .collect::<Result<_, _>>()?;
+            let mut named_in_order = Vec::with_capacity(objects.len());
+            for (&at, (kind, body)) in objects.iter().zip(sources) {
+                let (out, notes) = translated(table, at, kind, &body, opts)?;
+                let n = named(at, kind, body, out, notes);
+                table.name(at, n.sha256);
+                named_in_order.push(n);
+            }
+            named_in_order
+        }
+    };
+    let position: HashMap<u32, usize> = named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
+    let ctx = ChunkContext {
+        inventory,
+        table,
+        layouts,
+        chunk: &named,
+        position: &position,
+        opts,
+        level,
+        deltas,
+    };
+    let plans: Vec<Plan> = if deltas.reuse {
+        (0..named.len())
+            .into_par_iter()
+            .map(|k| ctx.reused(k))
+            .collect::<Result<_, _>>()?
+    } else {
+        (0..named.len()).map(|_| Plan::Search).collect()
+    };
+    // Pieces end where the type or name hash changes (unnamed objects
+    // anywhere); the first continues the previous chunk's last window.
+    let key = |k: usize| match table.name_hash(named[k].at) {
+        0 => None,
+        hash => Some((named[k].kind, hash)),
+    };
+    let ranges = pieces(named.len(), key);
+    let mut plans = plans.into_iter();
+    let work: Vec<(usize, Vec<Plan>)> = ranges
+        .iter()
+        .map(|r| (r.start, plans.by_ref().take(r.len()).collect()))
+        .collect();
+    // (With reuse, pieces that search nothing build no window: the carried
+    // window is the last one built.)
+    let (stored, carry) = search_pieces(work, carry, |(start, plans), window| {
+        Ok::<_, ConvertError>(ctx.search_piece(start, plans, window))
+    })?;
+    let translated = stored
+        .into_iter()
+        .zip(named)
+        .map(|(stored, n)| Translated {
+            at: n.at,
+            kind: n.kind,
+            stored,
+            unknown_headers: n.unknown_headers.into_boxed_slice(),
+        })
+        .collect();
+    Ok((translated, carry))
+}
+
+/// The search windows of a piece, one per object type; bodies by table
+/// index, shared with the chunk that named them.
+type Windows = Vec<(ObjectKind, Window<Arc<[u8]>>)>;
+
+/// How one object of a chunk is stored, before the window search.
+enum Plan {
+    /// Decided: `base` is the position of its delta base in the chunk.
+    Done { stored: Stored, base: Option<usize> },
+    /// For the window search.
+    Search,
+}
+
+/// What the source pack's pairing offers one object.
+enum SourcePairing {
+    /// A delta against the translated source base (its table position;
+    /// then its position in the chunk, if it is there).
+    Delta(u32, Vec<u8>, Option<usize>),
+    /// Whole in the source, or its delta would not pay: whole.
+    Whole,
+    /// Loose, or the source base is not written before it.
+    Unserved,
+}
+
+/// The translated form of a source object, made again.
+type Rebuild<'a> = dyn Fn(u32) -> Result<Vec<u8>, ConvertError> + Sync + 'a;
+
+/// Appends a prepared chunk in order. A delta whose base went into an
+/// earlier segment (packs do not refer to each other) is stored whole.
+fn append(
+    pack: &mut SegmentWriter<'_, '_>,
+    done: Vec<Translated>,
+    level: u32,
+    whole: &Rebuild<'_>,
+    outcome: &mut MapOutcome,
+) -> Result<(), ConvertError> {
+    for t in done {
+        match t.stored {
+            Stored::Whole { size, zlib } => pack.add_compressed(t.at, t.kind, size, &zlib)?,
+            Stored::Delta {
+                base,
+                delta_size,
+                zlib,
+            } => {
+                if pack.add_delta_compressed(t.at, base, delta_size, &zlib)? {
+                    outcome.deltas += 1;
+                } else {
+                    let body = whole(t.at)?;
+                    let zlib = deflate(&body, level);
+                    pack.add_compressed(t.at, t.kind, body.len() as u64, &zlib)?;
+                }
+            }
+        }
+        for name in t.unknown_headers.into_vec() {
+            *outcome.unknown_headers.entry(name).or_default() += 1;
+        }
+    }
+    Ok(())
+}
+
+/// A translated object of the current chunk and its SHA-256 name.
+struct Named {
+    at: u32,
+    kind: ObjectKind,
+    sha256: [u8; 32],
+    /// The SHA-1 form, kept for trees only (their deltas are found from it).
+    source: Vec<u8>,
+    body: Vec<u8>,
+    unknown_headers: Vec<String>,
+}
+
+fn name_one(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    at: u32,
+    opts: TranslateOptions,
+) -> Result<Named, ConvertError> {
+    let mut source = Vec::new();
+    let kind = read_cache::read(inventory, table, at, &mut source)?;
+    let (body, notes) = translated(table, at, kind, &source, opts)?;
+    Ok(named(at, kind, source, body, notes))
+}
+
+fn named(
+    at: u32,
+    kind: ObjectKind,
+    mut source: Vec<u8>,
+    body: Vec<u8>,
+    notes: crate::translate::TranslateNotes,
+) -> Named {
+    if kind != ObjectKind::Tree {
+        source = Vec::new();
+    }
+    let ObjectId::Sha256(sha256) = sha256_object_id(kind, &body) else {
+        unreachable!("sha256_object_id returns SHA-256 ids")
+    };
+    Named {
+        at,
+        kind,
+        sha256,
+        source,
+        body,
+        unknown_headers: notes.unknown_headers,
+    }
+}
+
+/// What storing one object of a named chunk needs to see.
+struct ChunkContext<'a> {
+    inventory: &'a Inventory,
+    table: &'a ObjectTable,
+    layouts: &'a [PackLayout<'a>],
+    chunk: &'a [Named],
+    /// Table index -> position in `chunk`.
+    position: &'a HashMap<u32, usize>,
+    opts: TranslateOptions,
+    level: u32,
+    deltas: DeltaOptions,
+}
+
+impl ChunkContext<'_> {
+    /// The `k`-th object stored whole.
+    fn whole(&self, k: usize) -> Stored {
+        let out = &self.chunk[k].body;
+        Stored::Whole {
+            size: out.len() as u64,
+            zlib: deflate(out, self.level).into_boxed_slice(),
+        }
+    }
+
+    fn delta(&self, base: u32, delta: &[u8]) -> Stored {
+        Stored::Delta {
+            base,
+            delta_size: delta.len() as u64,
+            zlib: deflate(delta, self.level).into_boxed_slice(),
+        }
+    }
+
+    /// The `k`-th object as the source pairing stores it, or for the window.
+    fn reused(&self, k: usize) -> Result<Plan, ConvertError> {
+        Ok(match self.delta_against_source_base(k)? {
+            SourcePairing::Delta(base, delta, at) => Plan::Done {
+                stored: self.delta(base, &delta),
+                base: at,
+            },
+            SourcePairing::Unserved if self.deltas.searching() => Plan::Search,
+            SourcePairing::Whole | SourcePairing::Unserved => Plan::Done {
+                stored: self.whole(k),
+                base: None,
+            },
+        })
+    }
+
+    /// Runs the window search over the piece of the chunk starting at
+    /// `start`, in order, one window per object type: every object is a
+    /// candidate base for the later ones, the planned `Search` ones look
+    /// for a base.
+    fn search_piece(
+        &self,
+        start: usize,
+        plans: Vec<Plan>,
+        windows: Option<Windows>,
+    ) -> (Vec<Stored>, Option<Windows>) {
+        if self.deltas.reuse && !plans.iter().any(|p| matches!(p, Plan::Search)) {
+            let stored = plans
+                .into_iter()
+                .map(|p| match p {
+                    Plan::Done { stored, .. } => stored,
+                    Plan::Search => unreachable!("checked above"),
+                })
+                .collect();
+            return (stored, None);
+        }
+        let mut windows = windows.unwrap_or_default();
+        // Chain length so far (an estimate for reused deltas whose base is
+        // in an earlier chunk; the segment writer enforces the limit).
+        let mut depth = vec![0u32; plans.len()];
+        let mut out = Vec::with_capacity(plans.len());
+        for (i, plan) in plans.into_iter().enumerate() {
+            let k = start + i;
+            let named = &self.chunk[k];
+            let w = match windows.iter().position(|(kind, _)| *kind == named.kind) {
+                Some(w) => w,
+                None => {
+                    windows.push((named.kind, Window::new(self.deltas.window_options())));
+                    windows.len() - 1
+                }
+            };
+            let window = &mut windows[w].1;
+            let stored = match plan {
+                Plan::Done { stored, base } => {
+                    depth[i] = match (&stored, base) {
+                        (Stored::Whole { .. }, _) => 0,
+                        (Stored::Delta { .. }, Some(j)) if j >= start => depth[j - start] + 1,
+                        (Stored::Delta { .. }, _) => 1,
+                    };
+                    stored
+                }
+                Plan::Search => match window.find(&named.body, None) {
+                    Some((base_at, d, delta)) => {
+                        depth[i] = d;
+                        self.delta(base_at, &delta)
+                    }
+                    None => self.whole(k),
+                },
+            };
+            window.push(named.at, depth[i], Arc::from(named.body.as_slice()));
+            out.push(stored);
+        }
+        (out, Some(windows))
+    }
+
+    /// What the source pairing offers the `k`-th object of the chunk: a
+    /// delta against the translated form of the object the source pack made
+    /// it a delta of, when that object is already written (an earlier
+    /// chunk, or earlier in this chunk) and the delta is worth it.
+    fn delta_against_source_base(&self, k: usize) -> Result<SourcePairing, ConvertError> {
+        let (inventory, table) = (self.inventory, self.table);
+        let target = &self.chunk[k].body;
+        let Location::Packed { pack, offset } = table.location(self.chunk[k].at) else {
+            return Ok(SourcePairing::Unserved);
+        };
+        let source = &inventory.packs[pack as usize];
+        let entry = source.data.entry_at(offset)?;
+        let Some(base_sha1) = self.layouts[pack as usize].delta_base(source, &entry.kind) else {
+            return Ok(SourcePairing::Whole);
+        };
+        let Some(base_at) = table.find_id(&base_sha1) else {
+            return Ok(SourcePairing::Unserved);
+        };
+        if table.kind(base_at) != Some(self.chunk[k].kind) {
+            return Ok(SourcePairing::Unserved);
+        }
+        if table.sha256(base_at).is_none() {
+            // Not named yet (a later wave): no base to point at.
+            return Ok(SourcePairing::Unserved);
+        }
+        // As pack-objects: a delta must save at least half of the object.
+        let max_size = target.len() / 2;
+        let tree = self.chunk[k].kind == ObjectKind::Tree;
+        let (delta, at) = match self.position.get(&base_at) {
+            Some(&j) if j < k && tree => {
+                (self.tree_delta(k, &self.chunk[j].source, max_size), Some(j))
+            }
+            Some(&j) if j < k => (encode_delta(&self.chunk[j].body, target, max_size), Some(j)),
+            // Later in this chunk: written after us, so it cannot be our base.
+            Some(_) => return Ok(SourcePairing::Unserved),
+            None if tree => {
+                // The base's SHA-1 form, usually from the cache (the target
+                // was just rebuilt on it): no translation, no byte index.
+                let mut base = Vec::new();
+                read_cache::read(inventory, table, base_at, &mut base)?;
+                (self.tree_delta(k, &base, max_size), None)
+            }
+            None => {
+                let (_, base_out, _) = read_translated(inventory, table, base_at, self.opts)?;
+                (encode_delta(&base_out, target, max_size), None)
+            }
+        };
+        Ok(match delta {
+            Some(delta) => SourcePairing::Delta(base_at, delta, at),
+            None => SourcePairing::Whole,
+        })
+    }
+
+    /// The delta of tree `k` of the chunk against the translated form of
+    /// the tree whose SHA-1 form is `base`, found by lining up the entries
+    /// of the two SHA-1 trees (`tree_delta`).
+    fn tree_delta(&self, k: usize, base: &[u8], max_size: usize) -> Option<Vec<u8>> {
+        let target = &self.chunk[k];
+        let (from, to) = (HashKind::Sha1.raw_len(), HashKind::Sha256.raw_len());
+        tree_delta(base, &target.source, &target.body, from, to, max_size)
+    }
+}
+
+/// Object `at` of the source, translated to its SHA-256 form.
+fn read_translated(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    at: u32,
+    opts: TranslateOptions,
+) -> Result<(ObjectKind, Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
+    let mut body = Vec::new();
+    let kind = read_cache::read(inventory, table, at, &mut body)?;
+    let (out, notes) = translated(table, at, kind, &body, opts)?;
+    Ok((kind, out, notes))
+}
+
+/// The SHA-256 form of source object `at`, whose bytes are `body`.
+fn translated(
+    table: &ObjectTable,
+    at: u32,
+    kind: ObjectKind,
+    body: &[u8],
+    opts: TranslateOptions,
+) -> Result<(Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
+    let mut out = Vec::with_capacity(body.len() + body.len() / 2);
+    let notes = table
+        .with_recent(|recent| {
+            let recent = std::cell::RefCell::new(recent);
+            let mapper = |id: &ObjectId| recent.borrow_mut().map_sha1(id);
+            translate_object(
+                kind,
+                body,
+                HashKind::Sha1,
+                HashKind::Sha256,
+                &mapper,
+                opts,
+                &mut out,
+            )
+        })
+        .map_err(|source| CorruptInput::Translate {
+            id: table.sha1(at),
+            kind,
+            source,
+        })?;
+    Ok((out, notes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(chunks: &[Chunk<'_>]) -> Vec<(bool, Vec<u32>)> {
+        chunks
+            .iter()
+            .map(|c| match c {
+                Chunk::OfWave(objects) => (false, objects.to_vec()),
+                Chunk::OfSmallWaves(objects) => (true, objects.clone()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn small_waves_merge_in_order_and_big_ones_split() {
+        let big: Vec<u32> = (100..100 + CHUNK as u32 + 5).collect();
+        let waves = vec![vec![1], vec![2, 3], big.clone(), vec![4], vec![5]];
+        let chunks = chunks_of(&waves, |_| 1);
+        assert_eq!(
+            shape(&chunks),
+            vec![
+                (true, vec![1, 2, 3]),
+                (false, big[..CHUNK].to_vec()),
+                (false, big[CHUNK..].to_vec()),
+                (true, vec![4, 5]),
+            ]
+        );
+        // A long chain of one-object waves (a linear history) fills chunks.
+        let chain: Vec<Vec<u32>> = (0..CHUNK as u32 * 2 + 1).map(|i| vec![i]).collect();
+        let lens: Vec<usize> = chunks_of(&chain, |_| 1).iter().map(Chunk::len).collect();
+        assert_eq!(lens, vec![CHUNK, CHUNK, 1]);
+        // Large objects: the byte budget cuts first.
+        let heavy: Vec<u32> = (100..108).collect();
+        let per_object = CHUNK_BYTES / 3;
+        let waves = vec![(0..70).collect::<Vec<u32>>(), heavy];
+        let lens: Vec<usize> = chunks_of(&waves, |_| per_object)
+            .iter()
+            .map(Chunk::len)
+            .collect();
+        assert_eq!(
+            lens,
+            vec![3; 23].into_iter().chain([1, 8]).collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! The write phase: the blob pass and the map pass run side by side, each
+//! appending to a sequence of segments of its own (`journal.rs`), both
+//! committed through one journal (`journal_commits.rs`), which keeps the
+//! map closed under references.
+
+pub mod blob_pass;
+pub mod chunking;
+pub mod delta_policy;
+pub mod map_pass;
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use crate::convert::ConvertError;
+use crate::convert::context::Run;
+use crate::convert::objects::table::ObjectTable;
+use crate::convert::segments::commits::Journal;
+use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::write::delta_policy::DeltaOptions;
+use crate::convert::write::map_pass::{MapOutcome, map_pass};
+use crate::idmap::{IdMap, RunId};
+use crate::object::ObjectKind;
+use crate::pack::PackLayout;
+
+/// What the write phase did.
+pub struct Written {
+    /// Blobs copied as their source's compressed bytes.
+    pub blobs_copied: u64,
+    pub mapped: MapOutcome,
+    pub packs: u32,
+    pub pack_size: u64,
+}
+
+/// Writes every object of `table` without a map row into packs in
+/// `pack_dir`, as a new run of `map` (blobs, and `waves` of trees, commits
+/// and tags); returns the map back with the run.
+pub fn write_objects(
+    run: &Run<'_>,
+    table: &ObjectTable,
+    waves: Vec<Vec<u32>>,
+    pack_dir: PathBuf,
+    mut map: IdMap,
+) -> Result<(Written, IdMap, RunId), ConvertError> {
+    let (opts, inventory, topts, hooks, progress) = (
+        run.opts,
+        run.inventory,
+        run.translate,
+        run.stops,
+        run.progress,
+    );
+    let new_blobs = table
+        .indices()
+        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
+        .count() as u64;
+    let new_mapped = waves.iter().map(|w| w.len() as u64).sum::<u64>();
+    let run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
+    let journal = Journal::new(map, table, run, hooks, &[new_blobs, new_mapped]);
+    let deltas = DeltaOptions {
+        window: opts.window,
+        depth: opts.depth,
+        reuse: opts.reuse_deltas,
+    };
+    progress.start("writing objects", Some(new_blobs + new_mapped));
+    // Where each source pack's entries start, for both passes.
+    let layouts = inventory
+        .packs
+        .par_iter()
+        .map(PackLayout::new)
+        .collect::<Result<Vec<_>, _>>()?;
+    // The scope holds the threads that finish segments in the background.
+    let written = std::thread::scope(|scope| {
+        let writer =
+            |sequence| SegmentWriter::new(pack_dir.clone(), scope, &journal, sequence, opts.depth);
+        let (mut blob_writer, mut map_writer) = (writer(0), writer(1));
+        let (blobs, mapped) = rayon::join(
+            || {
+                write_sequence(&mut blob_writer, |pack| {
+                    blob_pass::blob_pass(
+                        inventory,
+                        &layouts,
+                        table,
+                        opts.compression,
+                        deltas,
+                        pack,
+                        progress,
+                    )
+                })
+            },
+            || {
+                write_sequence(&mut map_writer, |pack| {
+                    map_pass(
+                        inventory,
+                        &layouts,
+                        table,
+                        waves,
+                        topts,
+                        opts.compression,
+                        deltas,
+                        pack,
+                        progress,
+                    )
+                })
+            },
+        );
+        // The last segments' finishes (fsync, idx, commit) ran on; a
+        // failed one stopped the passes, so its error comes first.
+        let finished = first_failure(blob_writer.finish(), map_writer.finish());
+        let passes = first_failure(blobs, mapped);
+        let ((blob_packs, map_packs), (blobs_copied, mapped)) = first_failure(finished, passes)?;
+        Ok::<_, ConvertError>(Written {
+            blobs_copied,
+            mapped,
+            packs: blob_packs.packs + map_packs.packs,
+            pack_size: blob_packs.bytes + map_packs.bytes,
+        })
+    })?;
+    progress.finish();
+    Ok((written, journal.into_map(), run))
+}
+
+/// Runs `work`, which appends objects through `writer`; when it fails,
+/// the other sequences are told to stop at their next checkpoint. The
+/// last segment's finish may still run: [`SegmentWriter::finish`] waits
+/// for it (once the other sequences need this thread no more).
+fn write_sequence<R>(
+    writer: &mut SegmentWriter<'_, '_>,
+    work: impl FnOnce(&mut SegmentWriter<'_, '_>) -> Result<R, ConvertError>,
+) -> Result<R, ConvertError> {
+    let done = work(writer);
+    if done.is_err() {
+        writer.abandon();
+    }
+    done
+}
+
+/// The error to report when sequences written side by side both ended:
+/// a failure over the stop it caused in the other (reported as an
+/// interruption).
+fn first_failure<A, B>(
+    a: Result<A, ConvertError>,
+    b: Result<B, ConvertError>,
+) -> Result<(A, B), ConvertError> {
+    match (a, b) {
+        (Ok(a), Ok(b)) => Ok((a, b)),
+        (Err(ConvertError::Interrupted), Err(e)) | (Err(e), _) | (_, Err(e)) => Err(e),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failed(path: &str) -> ConvertError {
+        ConvertError::io(
+            std::path::Path::new(path),
+            std::io::Error::other("no space"),
+        )
+    }
+
+    #[test]
+    fn the_failure_is_reported_over_the_stop_it_caused() {
+        let stopped = || Err::<(), _>(ConvertError::Interrupted);
+        let real = |p| Err::<(), _>(failed(p));
+        let message = |r: Result<((), ()), ConvertError>| r.unwrap_err().to_string();
+        assert!(message(first_failure(stopped(), real("/b"))).contains("/b"));
+        assert!(message(first_failure(real("/a"), stopped())).contains("/a"));
+        assert!(message(first_failure(real("/a"), real("/b"))).contains("/a"));
+        assert!(matches!(
+            first_failure(stopped(), stopped()),
+            Err(ConvertError::Interrupted)
+        ));
+        assert!(first_failure(Ok::<_, ConvertError>(1), Ok::<_, ConvertError>(2)).is_ok());
+    }
+}

@@ -1,0 +1,62 @@
+//! Whole-file checks of every source pack before anything is written
+//! (git's `verify_pack_index()` and `verify_packfile()` in pack-check.c,
+//! minus the per-object inflate that the scan does anyway).
+//!
+//! * the `.idx` trailer and the `.pack` trailer, recomputed with the fast
+//!   (non collision detecting) SHA-1: they guard against corruption, not
+//!   attacks, and collisions are caught per object by the scan's sha1dc;
+//! * every index offset lies inside the pack's entry data;
+//! * every v2 CRC32 matches its entry's bytes. Entries are contiguous in a
+//!   pack git accepts (index-pack reads them back to back), so an entry's
+//!   bytes run from its offset to the next entry's offset, or the trailer.
+//!
+//! Cost: one sequential read of each file over its mmap (SHA-1 at about
+//! 1.8 GB/s from the page cache, CRC32 several times faster), the trailer
+//! hash and the CRC pass running on two threads. `convert` runs them beside
+//! the scan (they decide before anything is written, and their error wins
+//! over the scan's), so on two or more cores they cost next to no wall
+//! time; there is no option to skip them.
+
+use super::{Pack, PackError};
+
+/// `"PACK"`, version, object count: where entries may start.
+const PACK_HEADER_LEN: u64 = 12;
+
+/// Checks the trailers, offsets and CRC32s of `pack`.
+pub fn verify_pack(pack: &Pack) -> Result<(), PackError> {
+    pack.idx.verify_checksum()?;
+    let (trailer, entries) = rayon::join(|| pack.data.verify_checksum(), || check_entries(pack));
+    trailer?;
+    entries
+}
+
+fn check_entries(pack: &Pack) -> Result<(), PackError> {
+    let idx = &pack.idx;
+    let data_end = pack.data.data_end() as u64;
+    let by_offset = pack.entries_by_offset()?;
+    for &(offset, i) in by_offset {
+        if offset < PACK_HEADER_LEN || offset >= data_end {
+            return Err(PackError::IdxOffsetOutOfRange {
+                idx: idx.path().to_owned(),
+                id: idx.oid_at(i),
+                offset,
+                data_end,
+            });
+        }
+    }
+    for (n, &(offset, i)) in by_offset.iter().enumerate() {
+        let Some(expected) = idx.crc32_at(i) else {
+            return Ok(()); // idx v1 has no CRC32s
+        };
+        let end = by_offset.get(n + 1).map_or(data_end, |&(next, _)| next);
+        let bytes = pack.data.raw(offset..end)?;
+        if crc32fast::hash(bytes) != expected {
+            return Err(PackError::CrcMismatch {
+                id: idx.oid_at(i),
+                file: pack.data.path().display().to_string(),
+                offset,
+            });
+        }
+    }
+    Ok(())
+}

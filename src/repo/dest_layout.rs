@@ -1,0 +1,67 @@
+//! Every path inside DEST, in one place: git's own layout of a bare
+//! repository, and git-rehash's files under `rehash/` (docs/files.md).
+
+use std::path::{Path, PathBuf};
+
+/// `objects/`.
+pub fn objects_dir(dest: &Path) -> PathBuf {
+    dest.join("objects")
+}
+
+/// `objects/pack/`: the packs, their indexes and reverse indexes.
+pub fn pack_dir(dest: &Path) -> PathBuf {
+    objects_dir(dest).join("pack")
+}
+
+/// The directories a DEST has from its creation on.
+pub const SKELETON: [&str; 4] = ["objects/pack", "objects/info", "refs/heads", "refs/tags"];
+
+/// `objects/loose-object-idx`: git's map between the two names of every
+/// object, written with `--git-compat-map`.
+pub fn loose_object_idx(dest: &Path) -> PathBuf {
+    objects_dir(dest).join("loose-object-idx")
+}
+
+/// `HEAD`, written last but one: with `config`, what makes DEST a
+/// repository.
+pub fn head(dest: &Path) -> PathBuf {
+    dest.join("HEAD")
+}
+
+/// `config`, written last.
+pub fn config(dest: &Path) -> PathBuf {
+    dest.join("config")
+}
+
+/// `modules/`: where converted submodules go, as git keeps them.
+pub fn modules_dir(dest: &Path) -> PathBuf {
+    dest.join("modules")
+}
+
+/// The name of [`modules_dir`] inside DEST.
+pub const MODULES: &str = "modules";
+
+/// `rehash/`: git-rehash's own files.
+pub fn rehash_dir(dest: &Path) -> PathBuf {
+    dest.join("rehash")
+}
+
+/// `rehash/map.sqlite`: the SHA-1 <-> SHA-256 map and the run journal.
+pub fn map_db(dest: &Path) -> PathBuf {
+    rehash_dir(dest).join("map.sqlite")
+}
+
+/// `rehash/convert.lock`: held (flock) while a run writes DEST.
+pub fn lock(dest: &Path) -> PathBuf {
+    rehash_dir(dest).join("convert.lock")
+}
+
+/// `rehash/scan-checkpoint`: what an interrupted scan had learned.
+pub fn scan_checkpoint(dest: &Path) -> PathBuf {
+    rehash_dir(dest).join("scan-checkpoint")
+}
+
+/// `rehash/gitlinks.txt`: the gitlink pairs a conversion used.
+pub fn gitlinks(dest: &Path) -> PathBuf {
+    rehash_dir(dest).join("gitlinks.txt")
+}

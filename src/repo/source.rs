@@ -1,0 +1,151 @@
+//! Opening the SOURCE repository read-only and refusing layouts the
+//! converter cannot translate faithfully.
+//!
+//! Nothing here writes: no lock files, no index refresh, no config change.
+
+use std::path::{Path, PathBuf};
+
+use crate::gitconfig::GitConfig;
+
+/// Why SOURCE cannot be opened, or cannot be converted as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    #[error("cannot read {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{} is not a git repository", .0.display())]
+    NotARepository(PathBuf),
+    #[error("cannot convert {}: {reason}", path.display())]
+    Unsupported { path: PathBuf, reason: String },
+}
+
+impl SourceError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        SourceError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// A source repository's directories and settings.
+#[derive(Debug)]
+pub struct SourceRepo {
+    /// The git directory (`.git` of a work tree, or the bare repository).
+    pub git_dir: PathBuf,
+    /// `objects/` of the git directory.
+    pub objects_dir: PathBuf,
+    pub config: GitConfig,
+}
+
+impl SourceRepo {
+    /// Finds the git directory of `path` and checks that it is a SHA-1
+    /// repository git-rehash can convert.
+    pub fn open(path: &Path) -> Result<Self, SourceError> {
+        let git_dir = find_git_dir(path)?;
+        let config_path = git_dir.join("config");
+        let config = GitConfig::read(&config_path).map_err(|e| SourceError::io(&config_path, e))?;
+        let repo = SourceRepo {
+            objects_dir: git_dir.join("objects"),
+            git_dir,
+            config,
+        };
+        repo.check_supported()?;
+        Ok(repo)
+    }
+
+    fn check_supported(&self) -> Result<(), SourceError> {
+        let refuse = |reason: String| SourceError::Unsupported {
+            path: self.git_dir.clone(),
+            reason,
+        };
+        let format = self
+            .config
+            .get("extensions.objectformat")
+            .unwrap_or("sha1")
+            .to_ascii_lowercase();
+        if format != "sha1" {
+            return Err(refuse(format!(
+                "it already uses object format {format}; git-rehash converts SHA-1 repositories"
+            )));
+        }
+        if let Some(storage) = self.config.get("extensions.refstorage")
+            && !storage.eq_ignore_ascii_case("files")
+        {
+            return Err(refuse(format!(
+                "its refs are stored as {storage}; convert it to the files backend first \
+                 (git refs migrate --ref-format=files)"
+            )));
+        }
+        let shallow = self.git_dir.join("shallow");
+        if std::fs::metadata(&shallow)
+            .map(|m| m.len() > 0)
+            .unwrap_or(false)
+        {
+            return Err(refuse(format!(
+                "it is a shallow clone ({} lists commits whose parents are absent, so their \
+                 SHA-256 names cannot be computed); fetch the full history first (git fetch --unshallow)",
+                shallow.display()
+            )));
+        }
+        if self.config.get("extensions.partialclone").is_some() {
+            return Err(refuse(
+                "it is a partial clone (extensions.partialclone): objects the promisor remote \
+                 has not sent cannot be converted; fetch them all first \
+                 (git fetch --refetch with no filter)"
+                    .to_string(),
+            ));
+        }
+        let alternates = self.objects_dir.join("info").join("alternates");
+        if alternates.exists() {
+            return Err(refuse(format!(
+                "it borrows objects from other repositories ({}); a SHA-256 repository cannot \
+                 share a SHA-1 object store, so make it self-contained first (git repack -a -d, \
+                 then remove the alternates file)",
+                alternates.display()
+            )));
+        }
+        if !self.objects_dir.is_dir() {
+            return Err(refuse(format!("{} is missing", self.objects_dir.display())));
+        }
+        Ok(())
+    }
+}
+
+/// git's discovery, restricted to the given path: a work tree with `.git`
+/// (directory or `gitdir:` file), or a git directory itself.
+fn find_git_dir(path: &Path) -> Result<PathBuf, SourceError> {
+    let meta = std::fs::metadata(path).map_err(|e| SourceError::io(path, e))?;
+    if !meta.is_dir() {
+        return Err(SourceError::NotARepository(path.to_path_buf()));
+    }
+    let dot_git = path.join(".git");
+    let candidate = if dot_git.is_dir() {
+        dot_git
+    } else if dot_git.is_file() {
+        let text = std::fs::read_to_string(&dot_git).map_err(|e| SourceError::io(&dot_git, e))?;
+        let target = text
+            .strip_prefix("gitdir:")
+            .map(str::trim)
+            .ok_or_else(|| SourceError::NotARepository(path.to_path_buf()))?;
+        path.join(target)
+    } else {
+        path.to_path_buf()
+    };
+    // A linked work tree's git dir names the shared repository in `commondir`;
+    // objects and refs live there, and that is what gets converted.
+    let common = match std::fs::read_to_string(candidate.join("commondir")) {
+        Ok(rel) => candidate.join(rel.trim()),
+        Err(_) => candidate,
+    };
+    let looks_like_git_dir = common.join("HEAD").is_file()
+        && common.join("objects").is_dir()
+        && common.join("refs").is_dir();
+    if !looks_like_git_dir {
+        return Err(SourceError::NotARepository(path.to_path_buf()));
+    }
+    std::fs::canonicalize(&common).map_err(|e| SourceError::io(&common, e))
+}
