@@ -9,8 +9,9 @@ use std::sync::OnceLock;
 
 use common::*;
 use git_rehash::hash::{HashKind, ObjectId};
-use git_rehash::idmap::{IdMap, MapRow, map_path};
+use git_rehash::idmap::{IdMap, MapRow};
 use git_rehash::object::ObjectKind;
+use git_rehash::repo::dest_layout::map_db as map_path;
 
 /// The default fixture converted once per test process. Read-only: tests
 /// that corrupt something work on a copy ([`private_copy`]).

@@ -12,9 +12,10 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use git_rehash::idmap::{
-    ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows, map_path,
+    ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows,
 };
 use git_rehash::object::ObjectKind;
+use git_rehash::repo::dest_layout;
 
 #[derive(Debug, Args)]
 pub struct MapArgs {
@@ -72,8 +73,8 @@ pub(super) fn exit_2(err: anyhow::Error) -> ExitCode {
 pub(super) fn open_map(map: Option<&Path>, repo: Option<&Path>) -> anyhow::Result<IdMap> {
     let path = match (map, repo) {
         (Some(m), _) => m.to_path_buf(),
-        (None, Some(r)) => map_path(r),
-        (None, None) => map_path(&std::env::current_dir()?),
+        (None, Some(r)) => dest_layout::map_db(r),
+        (None, None) => dest_layout::map_db(&std::env::current_dir()?),
     };
     if !path.is_file() {
         anyhow::bail!(

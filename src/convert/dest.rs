@@ -13,11 +13,8 @@ use std::path::{Path, PathBuf};
 
 use crate::convert::ConvertError;
 use crate::convert::error::{DestState, Refusal};
-
-/// The directory of git-rehash's own files inside DEST.
-pub fn rehash_dir(dest: &Path) -> PathBuf {
-    dest.join("rehash")
-}
+use crate::durable;
+use crate::repo::dest_layout;
 
 /// The repository config that makes DEST a SHA-256 repository.
 pub(crate) const CONFIG: &str = "[core]\n\trepositoryformatversion = 1\n\tfilemode = true\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n";
@@ -41,13 +38,13 @@ impl Dest {
         if preexisting && !is_fresh(path)? {
             return Err(DestState::Exists {
                 path: path.to_path_buf(),
-                ours: rehash_dir(path).is_dir(),
+                ours: dest_layout::rehash_dir(path).is_dir(),
             }
             .into());
         }
         // `rehash/` first: a DEST with it is recognised as ours, so a run
         // killed while making the skeleton is resumed, not refused.
-        let d = rehash_dir(path);
+        let d = dest_layout::rehash_dir(path);
         fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
         let mut dest = Self::open(path)?;
         dest.preexisting = preexisting;
@@ -65,7 +62,7 @@ impl Dest {
         }
         for entry in fs::read_dir(path).map_err(|e| ConvertError::io(path, e))? {
             let entry = entry.map_err(|e| ConvertError::io(path, e))?.path();
-            if entry.file_name().is_some_and(|n| n == "modules") {
+            if entry.file_name().is_some_and(|n| n == dest_layout::MODULES) {
                 continue; // fresh DEST: only submodules were there (is_fresh)
             }
             let removed = if entry.is_dir() {
@@ -81,7 +78,7 @@ impl Dest {
     /// Takes the lock of an existing DEST made by git-rehash.
     pub fn open(path: &Path) -> Result<Self, ConvertError> {
         let path = fs::canonicalize(path).map_err(|e| ConvertError::io(path, e))?;
-        let lock = rehash_dir(&path).join("convert.lock");
+        let lock = dest_layout::lock(&path);
         let mut f = OpenOptions::new()
             .read(true)
             .write(true)
@@ -99,7 +96,7 @@ impl Dest {
         f.set_len(0).map_err(|e| ConvertError::io(&lock, e))?;
         writeln!(f, "{}", std::process::id()).map_err(|e| ConvertError::io(&lock, e))?;
         // The rest of the skeleton (again, if a killed run left it unfinished).
-        for dir in ["objects/pack", "objects/info", "refs/heads", "refs/tags"] {
+        for dir in dest_layout::SKELETON {
             let d = path.join(dir);
             fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
         }
@@ -111,7 +108,7 @@ impl Dest {
     }
 
     pub fn pack_dir(&self) -> PathBuf {
-        self.path.join("objects").join("pack")
+        dest_layout::pack_dir(&self.path)
     }
 
     /// Writes `HEAD`, then `config`: the moment DEST becomes a repository
@@ -119,10 +116,10 @@ impl Dest {
     /// `config` is [`CONFIG`], possibly extended (interop:
     /// `--git-compat-map` adds `compatObjectFormat`).
     pub fn publish(&self, head: &[u8], config: &str) -> Result<(), ConvertError> {
-        sync_tree(&self.path)?;
-        write_atomically(&self.path.join("HEAD"), head)?;
-        write_atomically(&self.path.join("config"), config.as_bytes())?;
-        sync_dir(&self.path)
+        durable::sync_tree(&self.path)?;
+        durable::write_file(&dest_layout::head(&self.path), head)?;
+        durable::write_file(&dest_layout::config(&self.path), config.as_bytes())?;
+        Ok(())
     }
 }
 
@@ -132,7 +129,7 @@ impl Dest {
 pub fn is_fresh(path: &Path) -> Result<bool, ConvertError> {
     for entry in fs::read_dir(path).map_err(|e| ConvertError::io(path, e))? {
         let entry = entry.map_err(|e| ConvertError::io(path, e))?;
-        if entry.file_name() != "modules" || !entry.path().is_dir() {
+        if entry.file_name() != dest_layout::MODULES || !entry.path().is_dir() {
             return Ok(false);
         }
     }
@@ -145,42 +142,6 @@ pub fn is_empty_dir(path: &Path) -> Result<bool, ConvertError> {
         .map_err(|e| ConvertError::io(path, e))?
         .next()
         .is_none())
-}
-
-/// temp file + fsync + rename, so a reader sees the old or the new content.
-pub fn write_atomically(path: &Path, content: &[u8]) -> Result<(), ConvertError> {
-    let tmp = path.with_extension("rehash-tmp");
-    let mut f = File::create(&tmp).map_err(|e| ConvertError::io(&tmp, e))?;
-    f.write_all(content)
-        .map_err(|e| ConvertError::io(&tmp, e))?;
-    f.sync_all().map_err(|e| ConvertError::io(&tmp, e))?;
-    fs::rename(&tmp, path).map_err(|e| ConvertError::io(path, e))
-}
-
-fn sync_dir(dir: &Path) -> Result<(), ConvertError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(|e| ConvertError::io(dir, e))
-}
-
-/// fsyncs every directory below `root`, so renames done in them are durable
-/// before the repository is published.
-fn sync_tree(root: &Path) -> Result<(), ConvertError> {
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).map_err(|e| ConvertError::io(&dir, e))? {
-            let entry = entry.map_err(|e| ConvertError::io(&dir, e))?;
-            if entry
-                .file_type()
-                .map_err(|e| ConvertError::io(&dir, e))?
-                .is_dir()
-            {
-                stack.push(entry.path());
-            }
-        }
-        sync_dir(&dir)?;
-    }
-    Ok(())
 }
 
 /// Writing DEST inside SOURCE's git directory or work tree would change the

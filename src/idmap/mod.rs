@@ -26,4 +26,4 @@ pub use error::IdMapError;
 pub use export::export_rows;
 pub use journal::RunId;
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
-pub use store::{ForEachError, IdMap, MapRow, map_path};
+pub use store::{ForEachError, IdMap, MapRow};

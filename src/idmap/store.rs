@@ -9,11 +9,6 @@ use super::{lookup_aids, migrations, staged};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
-/// Where a converted repository keeps its map: `<DEST>/rehash/map.sqlite`.
-pub fn map_path(dest_git_dir: &Path) -> PathBuf {
-    dest_git_dir.join("rehash").join("map.sqlite")
-}
-
 /// One object's pair of names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MapRow {

@@ -7,8 +7,10 @@ mod header;
 mod kind;
 mod naming;
 mod references;
+mod tree_mode;
 
 pub use header::{HeaderError, object_header, parse_object_header};
 pub use kind::ObjectKind;
 pub use naming::{Sha1Collision, object_id, sha1_object_id, sha256_object_id};
 pub use references::*;
+pub use tree_mode::TreeMode;

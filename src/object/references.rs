@@ -48,15 +48,9 @@ pub struct TreeEntry<'a> {
 }
 
 impl TreeEntry<'_> {
-    /// True for a submodule commit: git's `S_ISGITLINK` on the octal mode.
+    /// True for a submodule commit: git's `S_ISGITLINK` on the mode.
     pub fn is_gitlink(&self) -> bool {
-        // Wrapping like git's `unsigned int` accumulator, so absurdly long
-        // modes give the same answer git's tree walker would.
-        let mode = self.mode.iter().fold(0u32, |m, &d| {
-            m.wrapping_shl(3)
-                .wrapping_add(u32::from(d.wrapping_sub(b'0') & 7))
-        });
-        mode & 0o170000 == 0o160000
+        super::TreeMode::parse(self.mode).is_gitlink()
     }
 }
 

@@ -36,7 +36,6 @@ pub use map_index::{Created, GitlinkPair, MapIndex, Row};
 pub use problem::Problem;
 
 use crate::hash::{HashKind, ObjectId};
-use crate::idmap::map_path;
 use crate::object::ObjectKind;
 use crate::progress::Progress;
 use crate::refs::read_source_refs;
@@ -118,7 +117,10 @@ fn verify_in_pool(
 ) -> Result<VerifyReport, VerifyError> {
     let started = Instant::now();
     let dest = &opts.dest;
-    let map_file = opts.map.clone().unwrap_or_else(|| map_path(dest));
+    let map_file = opts
+        .map
+        .clone()
+        .unwrap_or_else(|| dest_layout::map_db(dest));
     if !map_file.is_file() {
         return Err(VerifyError::NotAConversion {
             path: dest.clone(),

@@ -11,16 +11,18 @@ pub mod rekey_notes;
 pub mod submodules;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::convert::ConvertError;
 use crate::convert::ConvertOptions;
-use crate::convert::dest::{CONFIG, rehash_dir, write_atomically};
+use crate::convert::dest::CONFIG;
 use crate::convert::interop::external_map::{ExternalMap, PairOrigin};
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::scan::UnmappedGitlink;
+use crate::durable;
 use crate::hash::{HashKind, ObjectId};
-use crate::idmap::{IdMap, map_path};
+use crate::idmap::IdMap;
+use crate::repo::dest_layout;
 
 /// What to do with a gitlink whose submodule commit no map knows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -78,7 +80,7 @@ pub fn before_publish(
     targets: &GitlinkTargets,
     outcome: &mut InteropOutcome,
 ) -> Result<String, ConvertError> {
-    let path = gitlinks_path(dest);
+    let path = dest_layout::gitlinks(dest);
     // An incremental run scans only new trees: the pairs earlier runs used
     // are still named by the trees they wrote, so the record keeps them.
     let mut recorded = read_recorded(&path)?;
@@ -110,8 +112,8 @@ pub fn before_publish(
                 pairs.push((a, b));
             }
         }
-        write_atomically(&path, text.as_bytes())?;
-        let map = IdMap::open_rw(&map_path(dest))?;
+        durable::write_file(&path, text.as_bytes())?;
+        let map = IdMap::open_rw(&dest_layout::map_db(dest))?;
         map.set_meta(
             "gitlinks_mapped",
             &(recorded.len() - surrogates).to_string(),
@@ -142,9 +144,4 @@ fn read_recorded(path: &Path) -> Result<BTreeMap<String, (String, String)>, Conv
         }
     }
     Ok(out)
-}
-
-/// `DEST/rehash/gitlinks.txt`.
-pub fn gitlinks_path(dest: &Path) -> PathBuf {
-    rehash_dir(dest).join("gitlinks.txt")
 }

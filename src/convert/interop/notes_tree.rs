@@ -232,10 +232,7 @@ fn name_of(key: &[u8]) -> &[u8] {
 }
 
 fn mode_is_tree(mode: &[u8]) -> bool {
-    let mode = mode.iter().fold(0u32, |m, &d| {
-        m.wrapping_shl(3) | u32::from(d.wrapping_sub(b'0') & 7)
-    });
-    mode & 0o170000 == 0o040000
+    crate::object::TreeMode::parse(mode).is_tree()
 }
 
 fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {

@@ -17,11 +17,11 @@
 use std::path::{Path, PathBuf};
 
 use crate::convert::ConvertError;
-use crate::convert::dest::write_atomically;
 use crate::convert::error::CorruptInput;
 use crate::convert::interop::notes_tree::{PathEntry, build_trees, classify, fanouts, note_path};
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
+use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{CreatedRow, IdMap};
 use crate::loose::write_loose;
@@ -82,7 +82,7 @@ pub fn rekey_notes(
         if let Some(dir) = file.parent() {
             std::fs::create_dir_all(dir).map_err(|e| ConvertError::io(dir, e))?;
         }
-        write_atomically(&file, format!("{}\n", rekeyed.commit).as_bytes())?;
+        durable::write_file(&file, format!("{}\n", rekeyed.commit).as_bytes())?;
         files.push(file);
         done.push(rekeyed);
     }

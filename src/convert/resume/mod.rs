@@ -15,11 +15,12 @@ use std::path::Path;
 
 use crate::convert::ConvertError;
 use crate::convert::ConvertOptions;
-use crate::convert::dest::{Dest, is_fresh, rehash_dir};
+use crate::convert::dest::{Dest, is_fresh};
 use crate::convert::error::DestState;
 use crate::convert::objects::table::ObjectTable;
-use crate::idmap::{IdMap, map_path};
+use crate::idmap::IdMap;
 use crate::repo::SourceRepo;
+use crate::repo::dest_layout;
 
 /// The layout of the journal and map this version reads and writes. Bump
 /// it when a run could no longer continue another version's work.
@@ -44,7 +45,7 @@ pub fn open_existing(
     if !path.exists() || is_fresh(path)? {
         return Ok(None);
     }
-    if !rehash_dir(path).is_dir() {
+    if !dest_layout::rehash_dir(path).is_dir() {
         return Err(DestState::Exists {
             path: path.to_path_buf(),
             ours: false,
@@ -52,7 +53,7 @@ pub fn open_existing(
         .into());
     }
     let dest = Dest::open(path)?;
-    let map = IdMap::open_rw(&map_path(&dest.path))?;
+    let map = IdMap::open_rw(&dest_layout::map_db(&dest.path))?;
     let mismatch = |reason: String| DestState::Mismatch {
         path: dest.path.clone(),
         reason,
@@ -96,7 +97,7 @@ pub fn open_existing(
 /// `--force`: deletes DEST when it is git-rehash's (a directory of
 /// anything else is left alone, and refused later as not ours).
 pub fn remove_for_force(path: &Path) -> Result<(), ConvertError> {
-    if !rehash_dir(path).is_dir() {
+    if !dest_layout::rehash_dir(path).is_dir() {
         return Ok(());
     }
     let dest = Dest::open(path)?;

@@ -27,7 +27,7 @@ use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
-use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
+use crate::object::{ObjectKind, ReferenceRole, TreeMode, for_each_reference, tree_entries};
 use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::BatchLimits;
 use crate::pack::write::pack_name_hash;
@@ -463,7 +463,7 @@ fn record(
         table.with_recent(|recent| {
             for entry in tree_entries(body, HashKind::Sha1) {
                 let entry = entry.map_err(bad)?;
-                let gitlink = is_gitlink_mode(entry.mode);
+                let gitlink = TreeMode::parse(entry.mode).is_gitlink();
                 let role = ReferenceRole::TreeEntry { gitlink };
                 // Regular-file and symlink modes name blobs: no ordering edge needed.
                 let name = entry.name;
@@ -471,7 +471,7 @@ fn record(
                     ObjectId::Sha1(raw) => recent.find_and_note(raw, pack_name_hash(name)),
                     ObjectId::Sha256(_) => None,
                 };
-                if is_blob_mode(entry.mode) && found.is_some() {
+                if TreeMode::parse(entry.mode).is_blob() && found.is_some() {
                     continue;
                 }
                 note(entry.id, role, Some(name));
@@ -488,25 +488,6 @@ fn record(
     part.missing.extend(missing);
     part.records.gitlinks.extend(gitlinks);
     Ok(())
-}
-
-/// File modes that name blobs: regular files (any permission bits, as git
-/// accepts odd ones like 100664) and symlinks.
-fn is_blob_mode(mode: &[u8]) -> bool {
-    let value = parse_octal(mode);
-    matches!(value.map(|m| m & 0o170000), Some(0o100000) | Some(0o120000))
-}
-
-fn is_gitlink_mode(mode: &[u8]) -> bool {
-    parse_octal(mode).map(|m| m & 0o170000) == Some(0o160000)
-}
-
-fn parse_octal(mode: &[u8]) -> Option<u32> {
-    mode.iter().try_fold(0u32, |acc, &d| {
-        (b'0'..=b'7')
-            .contains(&d)
-            .then(|| acc.wrapping_mul(8) + u32::from(d - b'0'))
-    })
 }
 
 /// Under `--strict-headers`, a commit with a header field git does not know

@@ -2,11 +2,11 @@
 //! format "Version 2 pack-*.idx files" in `Documentation/gitformat-pack.txt`
 //! (TRANSLATION.md §3.4).
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use super::{HashingWriter, PackWriteError};
+use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 
 /// `"\377tOc"`, which no version 1 index can start with.
@@ -34,8 +34,7 @@ impl From<(ObjectId, u64, u32)> for IndexEntry {
     }
 }
 
-/// Writes the index of a pack to `path` (created or truncated) and fsyncs
-/// it; returns the index checksum (its trailer). Sorts `entries` by id and
+/// Writes the index of a pack to `path`, durably (`durable.rs`); returns the index checksum (its trailer). Sorts `entries` by id and
 /// rejects duplicates and ids of another hash kind.
 pub fn write_idx_v2(
     path: &Path,
@@ -44,11 +43,12 @@ pub fn write_idx_v2(
     pack_checksum: &ObjectId,
 ) -> Result<ObjectId, PackWriteError> {
     sort_and_check(hash, entries, pack_checksum)?;
-    let file = File::create(path).map_err(PackWriteError::io(path))?;
-    let checksum =
-        write_sorted(&file, hash, entries, pack_checksum).map_err(PackWriteError::io(path))?;
-    file.sync_all().map_err(PackWriteError::io(path))?;
-    Ok(checksum)
+    let mut checksum = None;
+    durable::write_file_with(path, |file| {
+        checksum = Some(write_sorted(file, hash, entries, pack_checksum)?);
+        Ok(())
+    })?;
+    Ok(checksum.expect("written above"))
 }
 
 /// Sorts by id (memcmp order, which is how git bisects the name table) and

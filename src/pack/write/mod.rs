@@ -45,12 +45,14 @@ pub use window::{
 /// Why a pack, index or reverse index could not be written.
 #[derive(Debug, thiserror::Error)]
 pub enum PackWriteError {
-    #[error("I/O error on {}", path.display())]
+    #[error("cannot write {}", path.display())]
     Io {
         path: PathBuf,
         #[source]
         source: std::io::Error,
     },
+    #[error(transparent)]
+    File(#[from] crate::durable::PathError),
     #[error("object {id} is added to the pack twice")]
     DuplicateObject { id: ObjectId },
     #[error("the pack header announces {expected} objects but {actual} were added")]

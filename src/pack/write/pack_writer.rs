@@ -8,7 +8,7 @@
 //! `.idx` last because git discovers packs by their index. Dropping an
 //! unfinished writer removes its temporary files.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,7 @@ use flate2::write::ZlibEncoder;
 use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
 use super::pack_stream::{self, PackStream};
 use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
+use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
@@ -61,8 +62,8 @@ impl PackWriter {
     /// entries.
     pub fn create(dir: &Path, hash: HashKind, num_objects: u32) -> Result<Self, PackWriteError> {
         let mut temps = TempFiles::default();
-        let (temp_pack, file) = create_temp(dir, "tmp_pack_")?;
-        temps.0.push(temp_pack.clone());
+        let (temp_pack, file) = durable::create_temp(dir, "tmp_pack_")?;
+        temps.add(temp_pack.clone());
         let mut out = PackStream::new(file, hash);
         let mut header = Vec::with_capacity(12);
         header.extend_from_slice(&PACK_SIGNATURE);
@@ -232,8 +233,8 @@ impl PackWriter {
         ] {
             std::fs::rename(from, to).map_err(PackWriteError::io(to))?;
         }
-        temps.0.clear();
-        sync_dir(&self.dir)?;
+        temps.disarm();
+        durable::sync_dir(&self.dir)?;
         Ok(PackOutcome {
             pack_path,
             idx_path,
@@ -327,19 +328,6 @@ fn deflate_into<W: Write>(out: &mut W, data: &[u8], level: u32) -> io::Result<()
     Ok(())
 }
 
-/// Temporary files to remove unless disarmed (by clearing the list).
-#[derive(Default)]
-struct TempFiles(Vec<PathBuf>);
-
-impl Drop for TempFiles {
-    fn drop(&mut self) {
-        for path in &self.0 {
-            // Best effort: a leftover tmp_* file is garbage git ignores.
-            let _ = std::fs::remove_file(path);
-        }
-    }
-}
-
 /// Creates a new temporary file, writes it with `write`, fsyncs it and
 /// returns its path (registered in `temps`).
 fn write_temp(
@@ -348,57 +336,9 @@ fn write_temp(
     temps: &mut TempFiles,
     write: impl FnOnce(&File) -> io::Result<ObjectId>,
 ) -> Result<PathBuf, PackWriteError> {
-    let (path, file) = create_temp(dir, prefix)?;
-    temps.0.push(path.clone());
+    let (path, file) = durable::create_temp(dir, prefix)?;
+    temps.add(path.clone());
     write(&file).map_err(PackWriteError::io(&path))?;
     file.sync_all().map_err(PackWriteError::io(&path))?;
     Ok(path)
-}
-
-/// Creates `dir/<prefix>XXXXXX` exclusively, read-only from the start as
-/// git's `odb_mkstemp` does (the mode only governs later opens).
-fn create_temp(dir: &Path, prefix: &str) -> Result<(PathBuf, File), PackWriteError> {
-    const ALPHABET: &[u8; 62] = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let mut last_error = None;
-    for _ in 0..100 {
-        // RandomState is seeded randomly per process; the counter and the
-        // clock make successive names differ.
-        use std::hash::{BuildHasher, Hasher};
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u64(COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-        h.write_u32(std::process::id());
-        if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
-            h.write_u128(t.as_nanos());
-        }
-        let mut bits = h.finish();
-        let mut name = String::from(prefix);
-        for _ in 0..6 {
-            name.push(char::from(ALPHABET[(bits % 62) as usize]));
-            bits /= 62;
-        }
-        let path = dir.join(name);
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o444);
-        match options.open(&path) {
-            Ok(file) => return Ok((path, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last_error = Some((path, e)),
-            Err(e) => return Err(PackWriteError::io(&path)(e)),
-        }
-    }
-    let (path, e) = last_error.expect("the loop ran and every attempt collided");
-    Err(PackWriteError::io(&path)(e))
-}
-
-/// Makes the renames durable (the directory entry is data too).
-fn sync_dir(dir: &Path) -> Result<(), PackWriteError> {
-    #[cfg(unix)]
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(PackWriteError::io(dir))?;
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
 }

@@ -2,19 +2,18 @@
 //! `pack-write.c`, format "pack-*.rev files have the format" in
 //! `Documentation/gitformat-pack.txt` (TRANSLATION.md §3.5).
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
 use super::idx_writer::check_kind;
 use super::{HashingWriter, IndexEntry, PackWriteError};
+use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 
 const RIDX_MAGIC: [u8; 4] = *b"RIDX";
 const RIDX_VERSION: u32 = 1;
 
-/// Writes the reverse index of a pack to `path` (created or truncated) and
-/// fsyncs it; returns its checksum. `entries_sorted_by_id` is the index
+/// Writes the reverse index of a pack to `path`, durably (`durable.rs`); returns its checksum. `entries_sorted_by_id` is the index
 /// order (as left by [`super::write_idx_v2`]); anything else is an error,
 /// because the positions written are positions in that order.
 pub fn write_rev(
@@ -24,11 +23,17 @@ pub fn write_rev(
     pack_checksum: &ObjectId,
 ) -> Result<ObjectId, PackWriteError> {
     check_sorted(hash, entries_sorted_by_id, pack_checksum)?;
-    let file = File::create(path).map_err(PackWriteError::io(path))?;
-    let checksum = write_sorted(&file, hash, entries_sorted_by_id, pack_checksum)
-        .map_err(PackWriteError::io(path))?;
-    file.sync_all().map_err(PackWriteError::io(path))?;
-    Ok(checksum)
+    let mut checksum = None;
+    durable::write_file_with(path, |file| {
+        checksum = Some(write_sorted(
+            file,
+            hash,
+            entries_sorted_by_id,
+            pack_checksum,
+        )?);
+        Ok(())
+    })?;
+    Ok(checksum.expect("written above"))
 }
 
 fn check_sorted(

@@ -140,10 +140,7 @@ impl Entry {
     /// git's `S_ISDIR` on the octal mode, which decides the implicit `/`
     /// that directories sort with.
     fn is_dir(&self, body: &[u8]) -> bool {
-        let mode = body[self.start..self.space].iter().fold(0u32, |m, &d| {
-            m.wrapping_shl(3) | u32::from(d.wrapping_sub(b'0') & 7)
-        });
-        mode & 0o170000 == 0o040000
+        crate::object::TreeMode::parse(&body[self.start..self.space]).is_tree()
     }
 }
 
