@@ -33,11 +33,10 @@ mod write;
 use std::time::Instant;
 
 pub use error::{ConvertError, role_name};
+pub use interop::InteropOutcome;
 pub use interop::external_map::surrogate_for;
 pub use interop::rekey_notes::RekeyedRef;
-pub use interop::submodules::SubmoduleSource;
-pub use interop::{InteropOutcome, UnmappedGitlinks};
-pub use options::ConvertOptions;
+pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks};
 pub use outcome::{ConvertOutcome, SubmoduleOutcome};
 pub use resume::JOURNAL_FORMAT;
 pub use scan::{MissingReference, UnmappedGitlink};

@@ -4,9 +4,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::interop::UnmappedGitlinks;
-use super::interop::submodules::SubmoduleSource;
-
 /// What to convert and how.
 #[derive(Debug, Clone)]
 pub struct ConvertOptions {
@@ -78,6 +75,37 @@ impl ConvertOptions {
             recurse_submodules: false,
             submodules: Vec::new(),
             rekey_notes: false,
+        }
+    }
+}
+
+/// What to do with a gitlink whose submodule commit no map knows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnmappedGitlinks {
+    /// Stop before writing anything, listing each submodule path (default).
+    #[default]
+    Refuse,
+    /// Lossy: name it with a deterministic surrogate, recorded as such.
+    Placeholder,
+}
+
+/// `--submodule PATH=REPO`: the repository of the submodule at PATH.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SubmoduleSource {
+    pub path: String,
+    pub repo: PathBuf,
+}
+
+impl std::str::FromStr for SubmoduleSource {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.split_once('=') {
+            Some((path, repo)) if !path.is_empty() && !repo.is_empty() => Ok(SubmoduleSource {
+                path: path.trim_end_matches('/').to_string(),
+                repo: PathBuf::from(repo),
+            }),
+            _ => Err(format!("expected PATH=REPOSITORY, found {s:?}")),
         }
     }
 }

@@ -28,7 +28,7 @@
 use rusqlite::blob::Blob;
 use rusqlite::{Connection, MAIN_DB, OptionalExtension, Transaction};
 
-use super::migrations::schema_has;
+use super::schema::schema_has;
 
 /// `prefix_filter.side` of each side.
 #[derive(Clone, Copy)]

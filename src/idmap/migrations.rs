@@ -16,9 +16,10 @@
 
 use std::collections::BTreeSet;
 
-use rusqlite::{Connection, OptionalExtension, Transaction};
+use rusqlite::{Connection, Transaction};
 
 use super::lookup_aids;
+use super::schema::schema_has;
 
 pub struct Migration {
     /// The number of its file; the order of application.
@@ -66,18 +67,6 @@ pub fn latest_version() -> i64 {
 
 fn is_known(id: i64) -> bool {
     MIGRATIONS.iter().any(|m| m.id == id)
-}
-
-/// Whether the database's schema has an object of `kind` ("table",
-/// "index", ...) called `name`.
-pub(super) fn schema_has(conn: &Connection, kind: &str, name: &str) -> rusqlite::Result<bool> {
-    conn.query_row(
-        "SELECT 1 FROM sqlite_schema WHERE type = ?1 AND name = ?2",
-        [kind, name],
-        |_| Ok(()),
-    )
-    .optional()
-    .map(|found| found.is_some())
 }
 
 /// The user_version and the migrations applied to the database.

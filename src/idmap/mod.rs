@@ -16,6 +16,7 @@ mod lookup_aids;
 mod migrations;
 mod query;
 mod row_batch;
+mod schema;
 mod staged;
 mod store;
 #[cfg(test)]

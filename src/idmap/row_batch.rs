@@ -15,7 +15,31 @@ use rusqlite::Connection;
 use rusqlite::ffi;
 use rusqlite::vtab::{Context, Filters, IndexInfo, Module, VTab, VTabConnection, VTabCursor};
 
-use super::staged::StagedRow;
+use super::MapRow;
+
+/// One row as staged: raw names and the pack type code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct StagedRow {
+    pub sha1: [u8; 20],
+    pub sha256: [u8; 32],
+    pub code: u8,
+}
+
+impl StagedRow {
+    pub(super) fn encode(row: &MapRow, out: &mut Vec<u8>) {
+        out.extend_from_slice(row.sha1.as_bytes());
+        out.extend_from_slice(row.sha256.as_bytes());
+        out.push(row.kind.pack_code());
+    }
+
+    pub(super) fn decode(raw: &[u8]) -> Self {
+        StagedRow {
+            sha1: raw[..20].try_into().expect("20 bytes"),
+            sha256: raw[20..52].try_into().expect("32 bytes"),
+            code: raw[52],
+        }
+    }
+}
 
 /// The table's name, as SQL refers to it.
 pub(super) const NAME: &str = "rehash_row_batch";

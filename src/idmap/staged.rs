@@ -23,8 +23,8 @@ use std::path::Path;
 use rusqlite::blob::Blob;
 use rusqlite::{Connection, MAIN_DB, params};
 
-use super::migrations::schema_has;
-use super::row_batch::{self, RowBatch};
+use super::row_batch::{self, RowBatch, StagedRow};
+use super::schema::schema_has;
 use super::{IdMapError, MapRow};
 
 /// Bytes of one staged row: SHA-1, SHA-256, pack type code.
@@ -39,30 +39,6 @@ const ROWS_PER_WRITE: usize = 1024;
 
 /// Rows inserted by one statement during a merge (3.5 MB of them).
 const ROWS_PER_INSERT: usize = 1 << 16;
-
-/// One row as staged: raw names and the pack type code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct StagedRow {
-    pub sha1: [u8; 20],
-    pub sha256: [u8; 32],
-    pub code: u8,
-}
-
-impl StagedRow {
-    fn encode(row: &MapRow, out: &mut Vec<u8>) {
-        out.extend_from_slice(row.sha1.as_bytes());
-        out.extend_from_slice(row.sha256.as_bytes());
-        out.push(row.kind.pack_code());
-    }
-
-    fn decode(raw: &[u8]) -> Self {
-        StagedRow {
-            sha1: raw[..20].try_into().expect("20 bytes"),
-            sha256: raw[20..52].try_into().expect("32 bytes"),
-            code: raw[52],
-        }
-    }
-}
 
 /// Stages the rows of segment `pack` (ascending SHA-1, as `commit_segment`
 /// passes them) in the caller's transaction. The blob is written in pieces

@@ -7,12 +7,13 @@
 //! stops the walk), every entry is read on its own so the damaged objects
 //! are named and the others still checked.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
+use super::VerifyError;
 use super::map_index::MapIndex;
 use super::problem::Problem;
 use super::source::SourceObjects;
@@ -20,6 +21,7 @@ use crate::hash::{HashKind, ObjectId};
 use crate::loose;
 use crate::object::ObjectKind;
 use crate::object::{sha1_object_id, sha256_object_id};
+use crate::pack::list_packs;
 use crate::pack::{DeltaCache, Pack, PackError};
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_object};
@@ -84,7 +86,9 @@ pub struct Checker<'a> {
 impl Checker<'_> {
     /// Checks every pack under `objects/pack` and every loose object.
     pub fn check_repository(&self, objects_dir: &Path) -> Result<(), super::VerifyError> {
-        for idx in list_idx(&objects_dir.join("pack"))? {
+        let pack_dir = objects_dir.join("pack");
+        let packs = list_packs(&pack_dir).map_err(|e| VerifyError::io(&pack_dir, e))?;
+        for idx in packs {
             self.check_pack(&idx);
         }
         match loose::list_loose(objects_dir, HashKind::Sha256) {
@@ -325,24 +329,4 @@ pub fn kind_slot(kind: ObjectKind) -> usize {
         ObjectKind::Blob => 2,
         ObjectKind::Tag => 3,
     }
-}
-
-/// `pack-*.idx` files of a pack directory, sorted.
-pub fn list_idx(pack_dir: &Path) -> Result<Vec<PathBuf>, super::VerifyError> {
-    let mut out = Vec::new();
-    let entries = match std::fs::read_dir(pack_dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(super::VerifyError::io(pack_dir, e)),
-    };
-    for entry in entries {
-        let entry = entry.map_err(|e| super::VerifyError::io(pack_dir, e))?;
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with("pack-") && name.ends_with(".idx") {
-            out.push(entry.path());
-        }
-    }
-    out.sort();
-    Ok(out)
 }

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 
 use super::VerifyError;
-use super::objects::list_idx;
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
 use crate::object::ObjectKind;
+use crate::pack::list_packs;
 use crate::pack::{DeltaCache, Pack};
 
 /// SOURCE's object stores.
@@ -22,7 +22,9 @@ impl SourceObjects {
     pub fn open(git_dir: &Path) -> Result<Self, VerifyError> {
         let objects_dir = git_dir.join("objects");
         let mut packs = Vec::new();
-        for idx in list_idx(&objects_dir.join("pack"))? {
+        let pack_dir = objects_dir.join("pack");
+        let idx_paths = list_packs(&pack_dir).map_err(|e| VerifyError::io(&pack_dir, e))?;
+        for idx in idx_paths {
             let pack =
                 Pack::open(&idx, HashKind::Sha1).map_err(|e| VerifyError::NotAConversion {
                     path: idx.clone(),

@@ -14,25 +14,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use crate::convert::ConvertError;
-use crate::convert::ConvertOptions;
 use crate::convert::dest::CONFIG;
 use crate::convert::interop::external_map::{ExternalMap, PairOrigin};
 use crate::convert::objects::table::ObjectTable;
+use crate::convert::options::{ConvertOptions, UnmappedGitlinks};
 use crate::convert::scan::UnmappedGitlink;
 use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;
 use crate::repo::dest_layout;
-
-/// What to do with a gitlink whose submodule commit no map knows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum UnmappedGitlinks {
-    /// Stop before writing anything, listing each submodule path (default).
-    #[default]
-    Refuse,
-    /// Lossy: name it with a deterministic surrogate, recorded as such.
-    Placeholder,
-}
 
 /// What the interop hooks did.
 #[derive(Debug, Default, Clone)]

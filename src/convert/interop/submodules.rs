@@ -25,27 +25,6 @@ use crate::convert::outcome::{ConvertOutcome, SubmoduleOutcome};
 use crate::convert::resume::remove_for_force;
 use crate::repo::{SourceRepo, dest_layout};
 
-/// `--submodule PATH=REPO`: the repository of the submodule at PATH.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SubmoduleSource {
-    pub path: String,
-    pub repo: PathBuf,
-}
-
-impl std::str::FromStr for SubmoduleSource {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s.split_once('=') {
-            Some((path, repo)) if !path.is_empty() && !repo.is_empty() => Ok(SubmoduleSource {
-                path: path.trim_end_matches('/').to_string(),
-                repo: PathBuf::from(repo),
-            }),
-            _ => Err(format!("expected PATH=REPOSITORY, found {s:?}")),
-        }
-    }
-}
-
 /// The submodule repositories to convert: name -> repository.
 fn plan(
     opts: &ConvertOptions,
@@ -162,6 +141,7 @@ pub fn record_submodule(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::convert::options::SubmoduleSource;
 
     #[test]
     fn submodule_argument_parses() {

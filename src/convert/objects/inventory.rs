@@ -50,24 +50,9 @@ impl Inventory {
     /// runs them alongside its own reading and lets them decide first.
     pub fn open_unverified(source: &SourceRepo) -> Result<(Self, ObjectTable), ConvertError> {
         let pack_dir = source.objects_dir.join("pack");
-        let mut idx_paths = Vec::new();
-        match std::fs::read_dir(&pack_dir) {
-            Ok(entries) => {
-                for entry in entries {
-                    let entry = entry.map_err(|e| ConvertError::io(&pack_dir, e))?;
-                    let path = entry.path();
-                    let name = entry.file_name();
-                    let name = name.to_string_lossy();
-                    if name.starts_with("pack-") && name.ends_with(".idx") {
-                        idx_paths.push(path);
-                    }
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(ConvertError::io(&pack_dir, e)),
-        }
         // Stable order: the same inputs give the same output pack.
-        idx_paths.sort();
+        let idx_paths =
+            crate::pack::list_packs(&pack_dir).map_err(|e| ConvertError::io(&pack_dir, e))?;
 
         let mut packs = Vec::with_capacity(idx_paths.len());
         let mut objects = Vec::new();

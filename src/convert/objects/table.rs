@@ -226,6 +226,13 @@ impl ObjectTable {
         self.sha256[i as usize].get().copied().map(ObjectId::Sha256)
     }
 
+    /// The SHA-256 name of an object being written: the passes name every
+    /// object before they write it.
+    pub fn written_name(&self, i: u32) -> ObjectId {
+        self.sha256(i)
+            .expect("objects are named before they are written")
+    }
+
     pub fn set_sha256(&mut self, i: u32, id: [u8; 32]) {
         self.serial = next_serial();
         self.sha256[i as usize] = OnceLock::from(id);

@@ -17,7 +17,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::convert::ConvertError;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::resume::stop_points::{StopPoints, phase};
-use crate::convert::segments::writer::name_of;
 use crate::idmap::{IdMap, MapRow, RunId};
 
 /// A segment renamed into place, its rows not committed yet.
@@ -160,7 +159,7 @@ impl<'a> Journal<'a> {
         segment.objects.sort_unstable();
         let rows = segment.objects.iter().map(|&at| MapRow {
             sha1: table.sha1(at),
-            sha256: name_of(table, at),
+            sha256: table.written_name(at),
             kind: table
                 .kind(at)
                 .expect("objects are scanned before they are written"),

@@ -30,7 +30,6 @@ use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::resume::stop_points::phase;
 use crate::convert::segments::commits::{Journal, Renamed};
 use crate::convert::segments::index::SegmentIndex;
@@ -147,7 +146,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         size: u64,
         zlib: &[u8],
     ) -> Result<(), ConvertError> {
-        let sha256 = name_of(self.journal.table(), at);
+        let sha256 = self.journal.table().written_name(at);
         let segment = self.open()?;
         segment.pack.add_compressed(sha256, kind, size, zlib)?;
         self.added(at, sha256, 0)
@@ -167,10 +166,10 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         zlib: &[u8],
     ) -> Result<bool, ConvertError> {
         let (max_depth, table) = (self.max_depth, self.journal.table());
-        let (sha256, base) = (name_of(table, at), name_of(table, base));
+        let (sha256, base) = (table.written_name(at), table.written_name(base));
         let segment = self.open()?;
         let objects = &segment.objects;
-        let name_at = |p: u32| name_of(table, objects[p as usize]);
+        let name_at = |p: u32| table.written_name(objects[p as usize]);
         let Some((base_entry, base_depth)) = segment.places.get(&base, name_at) else {
             return Ok(false);
         };
@@ -294,14 +293,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         }
         Ok(())
     }
-}
-
-/// The SHA-256 name of table object `at`: the passes name every object
-/// before they write it.
-pub(super) fn name_of(table: &ObjectTable, at: u32) -> ObjectId {
-    table
-        .sha256(at)
-        .expect("objects are named before they are written")
 }
 
 /// Writes a full segment's trailer and indexes and renames it into place;

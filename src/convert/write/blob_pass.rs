@@ -25,11 +25,11 @@ use crate::convert::objects::table::{Location, ObjectTable};
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::chunking::chunks_within;
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
+use crate::convert::write::pass::Pass;
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;
 use crate::pack::write::Window;
 use crate::pack::{EntryKind, PackError};
-use crate::progress::Progress;
 use crate::zlib::deflate;
 
 /// A parallel chunk ends at this many blobs, or once its blobs take this
@@ -54,15 +54,9 @@ enum Payload<'a> {
 /// Writes every blob without a map row into `pack` (the blobs' sequence of
 /// segments); returns how many went in as copies of their source bytes.
 /// Counts progress in blobs appended (the caller's phase).
-pub fn blob_pass(
-    inventory: &Inventory,
-    layouts: &[PackLayout<'_>],
-    table: &ObjectTable,
-    level: u32,
-    deltas: DeltaOptions,
-    pack: &mut SegmentWriter<'_, '_>,
-    progress: &dyn Progress,
-) -> Result<u64, ConvertError> {
+pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u64, ConvertError> {
+    let (inventory, layouts, table) = (pass.inventory, pass.layouts, pass.table);
+    let (level, deltas, progress) = (pass.level, pass.deltas, pass.progress);
     let is_searched = |i: u32| {
         deltas.searching() && (!deltas.reuse || matches!(table.location(i), Location::Loose))
     };

@@ -38,12 +38,11 @@ use crate::convert::objects::table::{Location, ObjectTable};
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::chunking::chunks_within;
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
+use crate::convert::write::pass::Pass;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
-use crate::pack::PackLayout;
 use crate::pack::write::{Window, encode_delta, tree_delta};
-use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_object};
 use crate::zlib::deflate;
 
@@ -116,28 +115,20 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// chunks before it, set when they were prepared; the window of a chunk's
 /// last piece continues into the next. The output is the same however far
 /// ahead the preparing got. Counts progress in objects appended.
-#[allow(clippy::too_many_arguments)]
 pub fn map_pass(
-    inventory: &Inventory,
-    layouts: &[PackLayout<'_>],
-    table: &ObjectTable,
+    pass: &Pass<'_>,
     waves: Vec<Vec<u32>>,
-    opts: TranslateOptions,
-    level: u32,
-    deltas: DeltaOptions,
     pack: &mut SegmentWriter<'_, '_>,
-    progress: &dyn Progress,
 ) -> Result<MapOutcome, ConvertError> {
+    let (inventory, table, opts, level) = (pass.inventory, pass.table, pass.translate, pass.level);
     let mut outcome = MapOutcome::default();
-    let waves = search_order(table, waves, deltas);
+    let waves = search_order(table, waves, pass.deltas);
     let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
     let mut ahead = Ahead {
         chunks: &chunks,
         next: 0,
         carry: None,
-        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| {
-            prepare_chunk(inventory, table, layouts, chunk, opts, level, deltas, carry)
-        },
+        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| prepare_chunk(pass, chunk, carry),
     };
     let whole = |at| read_translated(inventory, table, at, opts).map(|(_, body, _)| body);
     // The first chunk alone: nothing to append beside it yet.
@@ -151,7 +142,7 @@ pub fn map_pass(
         (appended, ready) = ahead.beside(|| append_all(pack, backlog, level, &whole, &mut outcome));
         let objects = appended?;
         outcome.translated += objects;
-        progress.advance(objects);
+        pass.progress.advance(objects);
     }
     Ok(outcome)
 }
@@ -304,17 +295,13 @@ fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
 /// Reads, translates and names the objects of `chunk` (recording their
 /// SHA-256 names in `table`), then decides how each is stored and
 /// compresses it.
-#[allow(clippy::too_many_arguments)]
 fn prepare_chunk(
-    inventory: &Inventory,
-    table: &ObjectTable,
-    layouts: &[PackLayout<'_>],
+    pass: &Pass<'_>,
     chunk: &Chunk<'_>,
-    opts: TranslateOptions,
-    level: u32,
-    deltas: DeltaOptions,
     carry: Option<Windows>,
 ) -> Result<(Vec<Translated>, Option<Windows>), ConvertError> {
+    let (inventory, table, opts, deltas) =
+        (pass.inventory, pass.table, pass.translate, pass.deltas);
     // Name the whole chunk first, so that an object can be a delta
     // against an earlier object of the same chunk.
     let named: Vec<Named> = match chunk {
@@ -350,14 +337,9 @@ fn prepare_chunk(
     };
     let position: HashMap<u32, usize> = named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
     let ctx = ChunkContext {
-        inventory,
-        table,
-        layouts,
+        pass,
         chunk: &named,
         position: &position,
-        opts,
-        level,
-        deltas,
     };
     let plans: Vec<Plan> = if deltas.reuse {
         (0..named.len())
@@ -504,15 +486,10 @@ fn named(
 
 /// What storing one object of a named chunk needs to see.
 struct ChunkContext<'a> {
-    inventory: &'a Inventory,
-    table: &'a ObjectTable,
-    layouts: &'a [PackLayout<'a>],
+    pass: &'a Pass<'a>,
     chunk: &'a [Named],
     /// Table index -> position in `chunk`.
     position: &'a HashMap<u32, usize>,
-    opts: TranslateOptions,
-    level: u32,
-    deltas: DeltaOptions,
 }
 
 impl ChunkContext<'_> {
@@ -521,7 +498,7 @@ impl ChunkContext<'_> {
         let out = &self.chunk[k].body;
         Stored::Whole {
             size: out.len() as u64,
-            zlib: deflate(out, self.level).into_boxed_slice(),
+            zlib: deflate(out, self.pass.level).into_boxed_slice(),
         }
     }
 
@@ -529,7 +506,7 @@ impl ChunkContext<'_> {
         Stored::Delta {
             base,
             delta_size: delta.len() as u64,
-            zlib: deflate(delta, self.level).into_boxed_slice(),
+            zlib: deflate(delta, self.pass.level).into_boxed_slice(),
         }
     }
 
@@ -540,7 +517,7 @@ impl ChunkContext<'_> {
                 stored: self.delta(base, &delta),
                 base: at,
             },
-            SourcePairing::Unserved if self.deltas.searching() => Plan::Search,
+            SourcePairing::Unserved if self.pass.deltas.searching() => Plan::Search,
             SourcePairing::Whole | SourcePairing::Unserved => Plan::Done {
                 stored: self.whole(k),
                 base: None,
@@ -558,7 +535,7 @@ impl ChunkContext<'_> {
         plans: Vec<Plan>,
         windows: Option<Windows>,
     ) -> (Vec<Stored>, Option<Windows>) {
-        if self.deltas.reuse && !plans.iter().any(|p| matches!(p, Plan::Search)) {
+        if self.pass.deltas.reuse && !plans.iter().any(|p| matches!(p, Plan::Search)) {
             let stored = plans
                 .into_iter()
                 .map(|p| match p {
@@ -579,7 +556,7 @@ impl ChunkContext<'_> {
             let w = match windows.iter().position(|(kind, _)| *kind == named.kind) {
                 Some(w) => w,
                 None => {
-                    windows.push((named.kind, Window::new(self.deltas.window_options())));
+                    windows.push((named.kind, Window::new(self.pass.deltas.window_options())));
                     windows.len() - 1
                 }
             };
@@ -612,14 +589,15 @@ impl ChunkContext<'_> {
     /// it a delta of, when that object is already written (an earlier
     /// chunk, or earlier in this chunk) and the delta is worth it.
     fn delta_against_source_base(&self, k: usize) -> Result<SourcePairing, ConvertError> {
-        let (inventory, table) = (self.inventory, self.table);
+        let (inventory, table) = (self.pass.inventory, self.pass.table);
         let target = &self.chunk[k].body;
         let Location::Packed { pack, offset } = table.location(self.chunk[k].at) else {
             return Ok(SourcePairing::Unserved);
         };
         let source = &inventory.packs[pack as usize];
         let entry = source.data.entry_at(offset)?;
-        let Some(base_sha1) = self.layouts[pack as usize].delta_base(source, &entry.kind) else {
+        let Some(base_sha1) = self.pass.layouts[pack as usize].delta_base(source, &entry.kind)
+        else {
             return Ok(SourcePairing::Whole);
         };
         let Some(base_at) = table.find_id(&base_sha1) else {
@@ -650,7 +628,8 @@ impl ChunkContext<'_> {
                 (self.tree_delta(k, &base, max_size), None)
             }
             None => {
-                let (_, base_out, _) = read_translated(inventory, table, base_at, self.opts)?;
+                let (_, base_out, _) =
+                    read_translated(inventory, table, base_at, self.pass.translate)?;
                 (encode_delta(&base_out, target, max_size), None)
             }
         };

@@ -7,6 +7,7 @@ pub mod blob_pass;
 pub mod chunking;
 pub mod delta_policy;
 pub mod map_pass;
+pub mod pass;
 
 use std::path::PathBuf;
 
@@ -19,6 +20,7 @@ use crate::convert::segments::commits::Journal;
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::delta_policy::DeltaOptions;
 use crate::convert::write::map_pass::{MapOutcome, map_pass};
+use crate::convert::write::pass::Pass;
 use crate::idmap::{IdMap, RunId};
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;
@@ -42,20 +44,14 @@ pub fn write_objects(
     pack_dir: PathBuf,
     mut map: IdMap,
 ) -> Result<(Written, IdMap, RunId), ConvertError> {
-    let (opts, inventory, topts, hooks, progress) = (
-        run.opts,
-        run.inventory,
-        run.translate,
-        run.stops,
-        run.progress,
-    );
+    let (opts, inventory, hooks, progress) = (run.opts, run.inventory, run.stops, run.progress);
     let new_blobs = table
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
         .count() as u64;
     let new_mapped = waves.iter().map(|w| w.len() as u64).sum::<u64>();
-    let run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
-    let journal = Journal::new(map, table, run, hooks, &[new_blobs, new_mapped]);
+    let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
+    let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped]);
     let deltas = DeltaOptions {
         window: opts.window,
         depth: opts.depth,
@@ -68,40 +64,23 @@ pub fn write_objects(
         .par_iter()
         .map(PackLayout::new)
         .collect::<Result<Vec<_>, _>>()?;
+    let pass = Pass {
+        inventory,
+        layouts: &layouts,
+        table,
+        translate: run.translate,
+        level: opts.compression,
+        deltas,
+        progress,
+    };
     // The scope holds the threads that finish segments in the background.
     let written = std::thread::scope(|scope| {
         let writer =
             |sequence| SegmentWriter::new(pack_dir.clone(), scope, &journal, sequence, opts.depth);
         let (mut blob_writer, mut map_writer) = (writer(0), writer(1));
         let (blobs, mapped) = rayon::join(
-            || {
-                write_sequence(&mut blob_writer, |pack| {
-                    blob_pass::blob_pass(
-                        inventory,
-                        &layouts,
-                        table,
-                        opts.compression,
-                        deltas,
-                        pack,
-                        progress,
-                    )
-                })
-            },
-            || {
-                write_sequence(&mut map_writer, |pack| {
-                    map_pass(
-                        inventory,
-                        &layouts,
-                        table,
-                        waves,
-                        topts,
-                        opts.compression,
-                        deltas,
-                        pack,
-                        progress,
-                    )
-                })
-            },
+            || write_sequence(&mut blob_writer, |pack| blob_pass::blob_pass(&pass, pack)),
+            || write_sequence(&mut map_writer, |pack| map_pass(&pass, waves, pack)),
         );
         // The last segments' finishes (fsync, idx, commit) ran on; a
         // failed one stopped the passes, so its error comes first.
@@ -116,7 +95,7 @@ pub fn write_objects(
         })
     })?;
     progress.finish();
-    Ok((written, journal.into_map(), run))
+    Ok((written, journal.into_map(), map_run))
 }
 
 /// Runs `work`, which appends objects through `writer`; when it fails,
