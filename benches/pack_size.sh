@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pack size and time, side by side (issue 5):
+# Pack size and time, side by side:
 #   (a)  git-rehash convert SRC DEST                        size, wall time
 #   (b1) git fast-export --all | git fast-import into a --object-format=sha256 repo
 #   (b2) git repack -adf --window=250 --depth=50 of (b1)    size and time of each stage

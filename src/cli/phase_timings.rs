@@ -72,15 +72,26 @@ impl<'a> PhaseTimings<'a> {
     }
 }
 
-impl Progress for PhaseTimings<'_> {
-    fn start(&self, phase: &'static str, total: Option<u64>) {
+impl PhaseTimings<'_> {
+    fn open(&self, phase: &'static str) {
         self.close();
         *self.open.lock().expect("timings lock") = Some(Open {
             phase,
             wall: Instant::now(),
             cpu: process_cpu(),
         });
+    }
+}
+
+impl Progress for PhaseTimings<'_> {
+    fn start(&self, phase: &'static str, total: Option<u64>) {
+        self.open(phase);
         self.inner.start(phase, total);
+    }
+
+    fn start_bytes(&self, phase: &'static str, total: Option<u64>) {
+        self.open(phase);
+        self.inner.start_bytes(phase, total);
     }
 
     fn advance(&self, n: u64) {

@@ -56,11 +56,11 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     for (id, confirmed) in &report.irreversible {
         if *confirmed {
             println!(
-                "note: {id}: its inverse translation is not exact (TRANSLATION.md §1.5); checked forward against SOURCE"
+                "note: {id}: its inverse translation is not exact (docs/translation.md, 'Round trips'); checked forward against SOURCE"
             );
         } else {
             println!(
-                "warning: {id}: its inverse translation is not exact (TRANSLATION.md §1.5); pass --source to check its map row"
+                "warning: {id}: its inverse translation is not exact (docs/translation.md, 'Round trips'); pass --source to check its map row"
             );
         }
     }

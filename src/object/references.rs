@@ -1,4 +1,4 @@
-//! The ids an object references structurally (TRANSLATION.md §0), found
+//! The ids an object references structurally (docs/translation.md), found
 //! without rewriting anything: used to schedule translation in dependency
 //! order and to find missing objects before translating.
 //!

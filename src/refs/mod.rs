@@ -3,7 +3,7 @@
 //!
 //! Covers `HEAD`, loose refs, `packed-refs` (with peeled lines), pseudo-refs
 //! (`ORIG_HEAD`, `FETCH_HEAD`, ...), reflogs and replace refs, as listed in
-//! TRANSLATION.md §2 and §3.7. Each file format has its own module; the
+//! docs/translation.md ("Refs"). Each file format has its own module; the
 //! snapshot ([`read_source_refs`]) and the translated output
 //! ([`write_translated_refs`]) are the two entry points. Reftable
 //! repositories are refused ([`detect_reftable`]); operations in progress

@@ -2,7 +2,7 @@
 //! notes merge). Their state files hold ids in many ad-hoc formats (todo
 //! lists, `onto`, `orig-head`, `abort-safety`, ...); rather than translate
 //! them all, the orchestrator refuses to convert until the user finishes or
-//! aborts the operation (TRANSLATION.md §2, "sequencer / rebase state").
+//! aborts the operation.
 
 use std::path::Path;
 

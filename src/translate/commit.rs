@@ -1,4 +1,5 @@
-//! Commit translation (TRANSLATION.md §1.3, git's `convert_commit_object`):
+//! Commit translation (docs/translation.md, "Commits"; git's
+//! `convert_commit_object`):
 //! header lines are handled one by one until the first empty line; `tree`
 //! and `parent` ids are mapped, `mergetag` payloads are unfolded, translated
 //! as tags and folded back, the known text fields are copied with their

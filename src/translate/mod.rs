@@ -1,12 +1,12 @@
 //! Byte-level SHA-1 <-> SHA-256 translation of object bodies
-//! (TRANSLATION.md §1, mirroring git's `object-file-convert.c`).
+//! (docs/translation.md, mirroring git's `object-file-convert.c`).
 //!
 //! Only the id-bearing parts are rewritten; every other byte is copied, so
 //! the same functions with `from` and `to` swapped undo a translation when
-//! the conditions of §1.5 hold. Anything that could hide an id and is not
+//! the conditions of docs/translation.md, "Round trips", hold. Anything that could hide an id and is not
 //! understood is refused (fail closed), except unknown commit header fields,
 //! which carry no id and are copied verbatim unless `strict_headers` is set
-//! (git-rehash policy, TRANSLATION.md §6).
+//! (a git-rehash policy: git has no answer there).
 
 mod commit;
 mod error;
@@ -87,7 +87,7 @@ static WELL_KNOWN: LazyLock<[[ObjectId; 3]; 2]> = LazyLock::new(|| {
 
 /// Maps `id` (a `from` id) to its `to` id. The all-zero id and the empty
 /// tree and blob are answered here: git seeds those pairs in memory and never
-/// stores them, so a map built from real objects does not know them (§0).
+/// stores them, so a map built from real objects does not know them.
 /// `Ok(None)` means "no pair"; the caller names the field in its error.
 fn map_id(
     map: &dyn IdMapper,

@@ -1,4 +1,4 @@
-//! TRANSLATION.md §1.5: SHA-1 -> SHA-256 -> SHA-1 returns the original bytes
+//! docs/translation.md, "Round trips": SHA-1 -> SHA-256 -> SHA-1 returns the original bytes
 //! when the map is bijective and the bodies are "clean"; and the known ways
 //! it does not, each checked against git 2.47.3 (git's own reverse
 //! conversion gives the same different bytes).
@@ -32,7 +32,7 @@ fn every_kind_round_trips_through_translate_object() {
     assert_eq!(fwd(Blob, &blob), blob);
 }
 
-/// §1.5 item 2: upper-case hex is accepted and written lower case.
+/// Upper-case hex is accepted and written lower case.
 #[test]
 fn upper_case_hex_does_not_round_trip() {
     let src = format!("tree {}\n\nm\n", hex(id1(0xAB)).to_uppercase());
@@ -41,7 +41,7 @@ fn upper_case_hex_does_not_round_trip() {
     assert_eq!(back(Commit, &sha256), src.to_lowercase());
 }
 
-/// §1.5 item 4: a signature without final LF swallows the empty line; the
+/// A signature without final LF swallows the empty line; the
 /// reverse then sees no message, and the signature comes back with an LF.
 #[test]
 fn signature_without_final_lf_does_not_round_trip() {
@@ -55,7 +55,7 @@ fn signature_without_final_lf_does_not_round_trip() {
     );
 }
 
-/// Not listed in §1.5: only the last signature-looking line counts, so an
+/// Not a documented exception: only the last signature-looking line counts, so an
 /// earlier one in the message becomes the signature of the SHA-256 form.
 #[test]
 fn second_signature_start_in_message_does_not_round_trip() {

@@ -1,4 +1,4 @@
-//! Tag translation (TRANSLATION.md §1.4, git's `convert_tag_object`): map
+//! Tag translation (docs/translation.md, "Tags"; git's `convert_tag_object`): map
 //! the `object` line, then swap the signatures so the in-body one always
 //! belongs to the hash that names the object and the other algorithm's
 //! lives in a `gpgsig`/`gpgsig-sha256` header field.
@@ -174,7 +174,8 @@ pub(super) mod tests {
         format!("object {}\n", hex(side(1)))
     }
 
-    /// The four shapes of §1.4's table (plus a tag without message), each
+    /// The four shapes of a tag's signature placement (plus a tag without
+    /// message), each
     /// checked against git 2.47.3 and exactly reversible.
     #[test]
     fn signature_relocation_table() {

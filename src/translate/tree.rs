@@ -1,4 +1,4 @@
-//! Tree translation (TRANSLATION.md §1.2, git's `convert_tree_object`):
+//! Tree translation (docs/translation.md, "Trees"; git's `convert_tree_object`):
 //! modes and names are copied verbatim, every entry's raw id (gitlinks
 //! included) goes through the map, malformed entries are refused.
 

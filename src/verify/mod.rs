@@ -16,7 +16,7 @@
 //!
 //! Shared with the converter: the pack and loose readers and the byte-level
 //! translators (run in the other direction). Objects for which the inverse
-//! is not exact (TRANSLATION.md §1.5) are checked forward against SOURCE
+//! is not exact (docs/translation.md, "Round trips") are checked forward against SOURCE
 //! when it is given, and listed as unchecked otherwise.
 
 mod error;

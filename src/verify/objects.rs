@@ -36,7 +36,7 @@ pub struct Sink {
     problem_count: AtomicU64,
     pub checked: [AtomicU64; 4],
     pub bytes: AtomicU64,
-    /// Objects whose inverse translation is not exact (TRANSLATION.md §1.5),
+    /// Objects whose inverse translation is not exact (docs/translation.md, "Round trips"),
     /// checked forward against SOURCE instead, or left unchecked.
     irreversible: Mutex<Vec<(ObjectId, bool)>>,
 }
@@ -218,8 +218,8 @@ impl Checker<'_> {
         if sha1 == mapped {
             return;
         }
-        // The inverse is exact only under the conditions of TRANSLATION.md
-        // §1.5. When translating the recovered body forward again does not
+        // The inverse is exact only under the conditions docs/translation.md
+        // gives ("Round trips"). When translating the recovered body forward again does not
         // give DEST's body back, the object is one of those exceptions
         // (e.g. a tag whose signature lacks its final LF): only SOURCE can
         // tell whether the map row is right.

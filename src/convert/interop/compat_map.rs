@@ -1,6 +1,7 @@
 //! `convert --git-compat-map`: git's own map between the two names,
-//! `objects/loose-object-idx` (TRANSLATION.md §3.6), and the config that
-//! makes git read it, `extensions.compatObjectFormat = sha1` (§3.1).
+//! `objects/loose-object-idx` (docs/translation.md, "The compat map"), and
+//! the config that
+//! makes git read it, `extensions.compatObjectFormat = sha1`.
 //!
 //! With both, git itself answers `rev-parse --output-object-format=sha1`
 //! and accepts SHA-1 names (`cat-file -p <sha1>` prints the SHA-1 form).

@@ -1,5 +1,5 @@
 //! Pairs for objects that are not in SOURCE: the commits gitlinks pin in
-//! submodules (TRANSLATION.md §1.2, §6).
+//! submodules (docs/translation.md, "Gitlinks").
 //!
 //! They come from `--submodule-map FILE`: a map database written by an
 //! earlier git-rehash conversion of the submodule (`rehash/map.sqlite`;

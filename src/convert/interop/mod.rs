@@ -1,4 +1,4 @@
-//! The conversion's hooks for fitting into the git world (issue 8): gitlinks
+//! The conversion's hooks for fitting into the git world: gitlinks
 //! named through submodule maps or surrogates, the record of those pairs
 //! next to the map, and git's own compat map. Called from
 //! [`crate::convert::convert`] at two points: after the scan and before publishing.

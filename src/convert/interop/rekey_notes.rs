@@ -2,7 +2,7 @@
 //!
 //! Notes trees are translated like any tree, so their paths stay the SHA-1
 //! hex of the annotated objects (the translation must stay exact and
-//! reversible, TRANSLATION.md). With `--rekey-notes`, each notes ref
+//! reversible: docs/translation.md, "Round trips"). With `--rekey-notes`, each notes ref
 //! (`refs/notes/*`) of DEST gets one more commit on top of the translated
 //! one: its tree holds every note at the SHA-256 name of its object, in
 //! the fan-out git would write for that many notes, non-note entries kept

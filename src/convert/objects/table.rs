@@ -260,7 +260,7 @@ impl ObjectTable {
 
     /// Maps a SHA-1 id to its SHA-256 name, if the object is translated.
     /// The well-known ids (all-zero, empty tree, empty blob) map even when
-    /// the source does not store them, as in git (TRANSLATION.md §0).
+    /// the source does not store them, as in git.
     pub fn map_sha1(&self, id: &ObjectId) -> Option<ObjectId> {
         if let Some(i) = self.find_id(id)
             && let Some(mapped) = self.sha256(i)

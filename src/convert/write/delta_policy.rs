@@ -1,4 +1,4 @@
-//! How the output pack's deltas are chosen (issue 5), shared by the blob
+//! How the output pack's deltas are chosen, shared by the blob
 //! and map passes.
 //!
 //! * Default (`reuse`): an object the source pack stores as a delta is

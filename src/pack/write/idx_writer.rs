@@ -1,6 +1,6 @@
 //! Pack index version 2 (`.idx`): git's `write_idx_file` in `pack-write.c`,
 //! format "Version 2 pack-*.idx files" in `Documentation/gitformat-pack.txt`
-//! (TRANSLATION.md §3.4).
+//! (gitformat-pack, "Version 2 pack-*.idx files").
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;

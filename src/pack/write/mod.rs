@@ -4,7 +4,7 @@
 //!
 //! Mirrors git's `pack-write.c` (`write_idx_file`, `write_rev_file`,
 //! `finish_tmp_packfile`) and `csum-file.c`; formats as in
-//! `Documentation/gitformat-pack.txt` and TRANSLATION.md §3.3-3.5. The hash
+//! `Documentation/gitformat-pack.txt`. The hash
 //! kind (SHA-256 for git-rehash output, SHA-1 also works) decides the id
 //! width in the index, the trailers and the `.rev` hash id.
 //!

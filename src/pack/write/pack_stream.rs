@@ -44,7 +44,7 @@ const IN_FLIGHT: usize = 8;
 /// at 2M objects) evicts the source pack the run still reads and makes the
 /// kernel find a fresh page for every page written: on this project's VM
 /// that cost ~3 ms a MB, 13-16 s of system time for 5 GB, against ~2 s
-/// when the same pages are recycled (docs/performance.md, session 15).
+/// when the same pages are recycled (docs/performance.md).
 /// Neither call waits for the disk, so the appender never waits on it here.
 const WRITEBACK_STEP: u64 = 32 << 20;
 

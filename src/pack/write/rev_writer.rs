@@ -1,6 +1,6 @@
 //! Reverse index (`.rev`, RIDX version 1): git's `write_rev_file` in
 //! `pack-write.c`, format "pack-*.rev files have the format" in
-//! `Documentation/gitformat-pack.txt` (TRANSLATION.md §3.5).
+//! `Documentation/gitformat-pack.txt`.
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
