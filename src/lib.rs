@@ -26,6 +26,8 @@ pub mod pack;
 pub mod progress;
 pub mod refs;
 pub mod repo;
+#[cfg(test)]
+mod test_git;
 pub mod textmap;
 pub mod translate;
 pub mod verify;

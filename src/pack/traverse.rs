@@ -492,25 +492,8 @@ mod tests {
     use super::*;
     use crate::hash::HashKind;
     use crate::object::sha1_object_id;
-    use std::process::Command;
+    use crate::test_git::git;
     use std::sync::Mutex;
-
-    fn git(dir: &std::path::Path, args: &[&str]) {
-        let status = Command::new("git")
-            .current_dir(dir)
-            .args(args)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
-            .env("GIT_AUTHOR_NAME", "A")
-            .env("GIT_AUTHOR_EMAIL", "a@example.com")
-            .env("GIT_COMMITTER_NAME", "C")
-            .env("GIT_COMMITTER_EMAIL", "c@example.com")
-            .env("GIT_AUTHOR_DATE", "1700000000 +0000")
-            .env("GIT_COMMITTER_DATE", "1700000000 +0000")
-            .status()
-            .expect("git runs");
-        assert!(status.success(), "git {args:?}");
-    }
 
     #[test]
     fn every_fan_out_limit_visits_each_object_once() {

@@ -3,38 +3,12 @@
 //! fake map, and check the result by parsing it back and by asking git.
 
 use std::path::Path;
-use std::process::Command;
 
 use sha2::Digest as _;
 
 use super::*;
 use crate::hash::{HashKind, ObjectId};
-
-/// Runs git in `dir` with a hermetic environment and returns trimmed stdout.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args(args)
-        .current_dir(dir)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "A U Thor")
-        .env("GIT_AUTHOR_EMAIL", "author@example.org")
-        .env("GIT_AUTHOR_DATE", "1700000000 +0100")
-        .env("GIT_COMMITTER_NAME", "C O Mitter")
-        .env("GIT_COMMITTER_EMAIL", "committer@example.org")
-        .env("GIT_COMMITTER_DATE", "1700000000 +0100")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8 output")
-        .trim()
-        .to_string()
-}
+use crate::test_git::git;
 
 /// A plumbing-only "translation": SHA-256 of the SHA-1 hex.
 fn fake_map(id: &ObjectId) -> Option<ObjectId> {

@@ -7,34 +7,16 @@
 //! error, refusal before DEST exists) is the real code path.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::convert::error::{ConvertError, CorruptInput};
 use crate::convert::{ConvertOptions, convert};
 use crate::object::collision_hook;
 use crate::progress::NoProgress;
+use crate::test_git::git;
 
 const SHATTERED_1: &[u8] = include_bytes!("../../../tests/data/shattered-1.pdf");
 /// The plain SHA-1 of the SHAttered PDFs, which the detector reports.
 const SHATTERED_SHA1: &str = "38762cf7f55934b34d179ae6a4c80cadccbb7f0a";
-
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_AUTHOR_NAME", "A")
-        .env("GIT_AUTHOR_EMAIL", "a@example.com")
-        .env("GIT_COMMITTER_NAME", "C")
-        .env("GIT_COMMITTER_EMAIL", "c@example.com")
-        .env("GIT_AUTHOR_DATE", "1700000000 +0000")
-        .env("GIT_COMMITTER_DATE", "1700000000 +0000")
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
 
 /// A repository with an ordinary file and the marker blob; returns the
 /// marker's SHA-1.
