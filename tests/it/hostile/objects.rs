@@ -47,48 +47,47 @@ fn corrupt_loose_object_stream() {
     source.refused(&[&blob, &target.display().to_string()]);
 }
 
+/// An empty bare repository holding only the object `body` of type
+/// `kind`, written literally; and the object's name.
+fn repo_with_literal(label: &str, kind: &str, body: &[u8]) -> (Source, String) {
+    let source = bare_repo(label);
+    let id = write_literally(&source.git_dir, kind, body);
+    (source, id)
+}
+
 #[test]
 fn tree_with_non_octal_mode() {
-    let mut source = bare_repo("tree-mode");
-    let id = write_literally(
-        &source.git_dir,
-        "tree",
-        &tree_entry("10064x", "f", &ABSENT_ID),
-    );
+    let (mut source, id) =
+        repo_with_literal("tree-mode", "tree", &tree_entry("10064x", "f", &ABSENT_ID));
     source.refused(&[&format!("tree {id} is malformed"), "mode is not octal"]);
 }
 
 #[test]
 fn tree_with_empty_name() {
-    let mut source = bare_repo("tree-name");
-    let id = write_literally(
-        &source.git_dir,
-        "tree",
-        &tree_entry("100644", "", &ABSENT_ID),
-    );
+    let (mut source, id) =
+        repo_with_literal("tree-name", "tree", &tree_entry("100644", "", &ABSENT_ID));
     source.refused(&[&format!("tree {id} is malformed"), "empty name"]);
 }
 
 #[test]
 fn tree_with_truncated_id() {
-    let mut source = bare_repo("tree-truncated");
-    let id = write_literally(
-        &source.git_dir,
+    let (mut source, id) = repo_with_literal(
+        "tree-truncated",
         "tree",
         &tree_entry("100644", "f", &ABSENT_ID[..7]),
     );
     source.refused(&[&format!("tree {id} is malformed")]);
 }
 
+/// A commit body: `header` lines, then author, committer and message.
 fn commit_body(header: &str) -> Vec<u8> {
     format!("{header}author A <a@example.com> 1700000000 +0000\ncommitter A <a@example.com> 1700000000 +0000\n\nmessage\n").into_bytes()
 }
 
 #[test]
 fn commit_with_malformed_tree_line() {
-    let mut source = bare_repo("commit-tree-line");
-    let id = write_literally(
-        &source.git_dir,
+    let (mut source, id) = repo_with_literal(
+        "commit-tree-line",
         "commit",
         &commit_body("tree 4b825dc642cb6eb9a060e54bf8d69288fbee49zz\n"),
     );
@@ -97,18 +96,16 @@ fn commit_with_malformed_tree_line() {
 
 #[test]
 fn commit_with_malformed_parent_line() {
-    let mut source = bare_repo("commit-parent-line");
     let body = commit_body("tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent 1234\n");
-    let id = write_literally(&source.git_dir, "commit", &body);
+    let (mut source, id) = repo_with_literal("commit-parent-line", "commit", &body);
     source.refused(&[&format!("commit {id} is malformed"), "bad parent line"]);
 }
 
 #[test]
 fn commit_whose_last_header_line_has_no_lf() {
-    let mut source = bare_repo("commit-no-lf");
     let body =
         b"tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nauthor A <a@example.com> 1700000000 +0000";
-    let id = write_literally(&source.git_dir, "commit", body);
+    let (mut source, id) = repo_with_literal("commit-no-lf", "commit", body);
     source.refused(&[
         &format!("commit {id} is malformed"),
         "header line without LF",
@@ -117,9 +114,8 @@ fn commit_whose_last_header_line_has_no_lf() {
 
 #[test]
 fn tag_with_bad_object_line() {
-    let mut source = bare_repo("tag-object-line");
     let body = b"object not-an-id\ntype commit\ntag v1\ntagger A <a@example.com> 1700000000 +0000\n\nmsg\n";
-    let id = write_literally(&source.git_dir, "tag", body);
+    let (mut source, id) = repo_with_literal("tag-object-line", "tag", body);
     source.refused(&[&format!("tag {id} is malformed"), "object <id>"]);
 }
 

@@ -407,28 +407,34 @@ fn sha1_pack_is_accepted_by_git() {
 #[test]
 fn empty_pack_matches_index_pack() {
     let (_tmp, _repo, pack_dir) = bare_repo(HashKind::Sha256);
-    let outcome = PackWriter::create(&pack_dir, HashKind::Sha256, 0)
-        .unwrap()
-        .finish()
-        .unwrap();
+    let outcome = sha256_writer(&pack_dir, 0).finish().unwrap();
     assert_eq!(outcome.pack_size, 12 + 32);
     same_as_index_pack(HashKind::Sha256, &outcome);
 }
 
+/// The SHA-256 name of the blob `body`.
 fn blob(body: &[u8]) -> ObjectId {
     object_id(HashKind::Sha256, ObjectKind::Blob, body).unwrap()
+}
+
+/// A writer of a SHA-256 pack of `count` objects into `pack_dir`.
+fn sha256_writer(pack_dir: &Path, count: u32) -> PackWriter {
+    PackWriter::create(pack_dir, HashKind::Sha256, count).unwrap()
+}
+
+/// Adds `body` as a whole blob; returns its offset.
+fn add_blob(pack: &mut PackWriter, body: &[u8]) -> Result<u64, PackWriteError> {
+    pack.add_object(blob(body), ObjectKind::Blob, body, 6)
 }
 
 #[test]
 fn duplicate_ids_are_rejected_and_temp_files_removed() {
     let (_tmp, _repo, pack_dir) = bare_repo(HashKind::Sha256);
-    let mut pack = PackWriter::create(&pack_dir, HashKind::Sha256, 2).unwrap();
+    let mut pack = sha256_writer(&pack_dir, 2);
     assert_eq!(dir_names(&pack_dir).len(), 1);
     assert!(dir_names(&pack_dir)[0].starts_with("tmp_pack_"));
-    pack.add_object(blob(b"x"), ObjectKind::Blob, b"x", 6)
-        .unwrap();
-    pack.add_object(blob(b"x"), ObjectKind::Blob, b"x", 6)
-        .unwrap();
+    add_blob(&mut pack, b"x").unwrap();
+    add_blob(&mut pack, b"x").unwrap();
     match pack.finish() {
         Err(PackWriteError::DuplicateObject { id }) => assert_eq!(id, blob(b"x")),
         other => panic!("expected a duplicate error, got {other:?}"),
@@ -443,9 +449,8 @@ fn duplicate_ids_are_rejected_and_temp_files_removed() {
 #[test]
 fn dropping_an_unfinished_writer_removes_its_temp_file() {
     let (_tmp, _repo, pack_dir) = bare_repo(HashKind::Sha256);
-    let mut pack = PackWriter::create(&pack_dir, HashKind::Sha256, 3).unwrap();
-    pack.add_object(blob(b"x"), ObjectKind::Blob, b"x", 6)
-        .unwrap();
+    let mut pack = sha256_writer(&pack_dir, 3);
+    add_blob(&mut pack, b"x").unwrap();
     drop(pack);
     assert!(dir_names(&pack_dir).is_empty());
 }
@@ -453,9 +458,8 @@ fn dropping_an_unfinished_writer_removes_its_temp_file() {
 #[test]
 fn object_count_must_match_the_header() {
     let (_tmp, _repo, pack_dir) = bare_repo(HashKind::Sha256);
-    let mut pack = PackWriter::create(&pack_dir, HashKind::Sha256, 2).unwrap();
-    pack.add_object(blob(b"x"), ObjectKind::Blob, b"x", 6)
-        .unwrap();
+    let mut pack = sha256_writer(&pack_dir, 2);
+    add_blob(&mut pack, b"x").unwrap();
     let err = pack.finish().unwrap_err();
     assert!(
         matches!(
@@ -468,12 +472,9 @@ fn object_count_must_match_the_header() {
         "{err}"
     );
 
-    let mut pack = PackWriter::create(&pack_dir, HashKind::Sha256, 1).unwrap();
-    pack.add_object(blob(b"x"), ObjectKind::Blob, b"x", 6)
-        .unwrap();
-    let err = pack
-        .add_object(blob(b"y"), ObjectKind::Blob, b"y", 6)
-        .unwrap_err();
+    let mut pack = sha256_writer(&pack_dir, 1);
+    add_blob(&mut pack, b"x").unwrap();
+    let err = add_blob(&mut pack, b"y").unwrap_err();
     assert!(matches!(err, PackWriteError::TooManyObjects { expected: 1, id } if id == blob(b"y")));
     drop(pack);
     assert!(dir_names(&pack_dir).is_empty());
@@ -482,10 +483,8 @@ fn object_count_must_match_the_header() {
 #[test]
 fn rejected_entries_leave_the_pack_usable() {
     let (_tmp, _repo, pack_dir) = bare_repo(HashKind::Sha256);
-    let mut pack = PackWriter::create(&pack_dir, HashKind::Sha256, 2).unwrap();
-    let base = pack
-        .add_object(blob(b"base\n"), ObjectKind::Blob, b"base\n", 6)
-        .unwrap();
+    let mut pack = sha256_writer(&pack_dir, 2);
+    let base = add_blob(&mut pack, b"base\n").unwrap();
     let delta = delta(5, 10, &DeltaOps::default().copy(0, 5).copy(0, 5).0);
     let id = blob(b"base\nbase\n");
 

@@ -246,3 +246,11 @@ pub fn edit(path: &Path, f: impl FnOnce(&mut Vec<u8>)) {
     f(&mut bytes);
     std::fs::write(path, bytes).unwrap();
 }
+
+/// Flips `bits` in the byte `back` bytes before the end of `path`.
+pub fn flip_from_end(path: &Path, back: usize, bits: u8) {
+    edit(path, |b| {
+        let n = b.len();
+        b[n - back] ^= bits;
+    });
+}

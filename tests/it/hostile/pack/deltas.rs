@@ -4,26 +4,43 @@
 
 use super::{A, B, p, repo_with};
 use crate::support::raw_object::{fake_name, hex};
-use crate::support::raw_pack::{PackPaths, blob_entry, delta, ofs_delta_entry, ref_delta_entry};
+use crate::support::raw_pack::{
+    PackPaths, RawEntry, blob_entry, delta, ofs_delta_entry, ref_delta_entry,
+};
 use crate::support::watched_source::Source;
+
+/// A repository whose pack holds a whole blob of `base` and, right after
+/// it, the delta entry `delta_entry` makes from the base entry's length;
+/// also returns the delta entry's offset.
+fn base_then(
+    label: &str,
+    base: &[u8],
+    delta_entry: impl FnOnce(u64) -> RawEntry,
+) -> (Source, PackPaths, usize) {
+    let base = blob_entry(base);
+    let at = 12 + base.bytes.len();
+    let second = delta_entry(base.bytes.len() as u64);
+    let (source, paths) = repo_with(label, &[base, second]);
+    (source, paths, at)
+}
 
 /// A base blob and one OFS_DELTA on it with instructions `ops`.
 fn delta_case(label: &str, result_size: u64, ops: &[u8]) -> (Source, PackPaths, usize) {
-    let base = blob_entry(B);
     let d = delta(B.len() as u64, result_size, ops);
-    let at = 12 + base.bytes.len();
-    let e = ofs_delta_entry(base.bytes.len() as u64, &d, fake_name(10));
-    let (source, paths) = repo_with(label, &[base, e]);
-    (source, paths, at)
+    base_then(label, B, |len| ofs_delta_entry(len, &d, fake_name(10)))
+}
+
+/// A well-formed delta on [`A`]: its first three bytes.
+fn first_three_of_a() -> Vec<u8> {
+    delta(A.len() as u64, 3, &[0x90, 3])
 }
 
 #[test]
 fn ofs_delta_before_pack_start() {
-    let base = blob_entry(A);
-    let d = delta(A.len() as u64, 3, &[0x90, 3]);
-    let bad = ofs_delta_entry(1000, &d, fake_name(3));
-    let at = 12 + base.bytes.len();
-    let (mut source, paths) = repo_with("pack-ofs-before", &[base, bad]);
+    let d = first_three_of_a();
+    let (mut source, paths, at) = base_then("pack-ofs-before", A, |_| {
+        ofs_delta_entry(1000, &d, fake_name(3))
+    });
     source.refused(&[
         &p(&paths.pack),
         &format!("delta at offset {at} has base offset"),
@@ -32,11 +49,9 @@ fn ofs_delta_before_pack_start() {
 
 #[test]
 fn ofs_delta_pointing_at_itself() {
-    let base = blob_entry(A);
-    let d = delta(A.len() as u64, 3, &[0x90, 3]);
-    let bad = ofs_delta_entry(0, &d, fake_name(4));
-    let at = 12 + base.bytes.len();
-    let (mut source, paths) = repo_with("pack-ofs-self", &[base, bad]);
+    let d = first_three_of_a();
+    let (mut source, paths, at) =
+        base_then("pack-ofs-self", A, |_| ofs_delta_entry(0, &d, fake_name(4)));
     source.refused(&[
         &p(&paths.pack),
         &format!("delta at offset {at} has base offset {at}, which is not an earlier entry"),
@@ -45,11 +60,10 @@ fn ofs_delta_pointing_at_itself() {
 
 #[test]
 fn ofs_delta_into_the_middle_of_an_entry() {
-    let base = blob_entry(A);
-    let d = delta(A.len() as u64, 3, &[0x90, 3]);
-    let bad = ofs_delta_entry(base.bytes.len() as u64 - 2, &d, fake_name(5));
-    let at = 12 + base.bytes.len();
-    let (mut source, paths) = repo_with("pack-ofs-middle", &[base, bad]);
+    let d = first_three_of_a();
+    let (mut source, paths, at) = base_then("pack-ofs-middle", A, |len| {
+        ofs_delta_entry(len - 2, &d, fake_name(5))
+    });
     source.refused(&[
         &p(&paths.pack),
         &format!("delta at offset {at} has base offset 14"),
@@ -58,12 +72,11 @@ fn ofs_delta_into_the_middle_of_an_entry() {
 
 #[test]
 fn ref_delta_to_missing_base() {
-    let base = blob_entry(A);
     let d = delta(5, 3, &[0x90, 3]);
     let missing = fake_name(6);
-    let bad = ref_delta_entry(missing, &d, fake_name(7));
-    let at = 12 + base.bytes.len();
-    let (mut source, paths) = repo_with("pack-ref-missing", &[base, bad]);
+    let (mut source, paths, at) = base_then("pack-ref-missing", A, |_| {
+        ref_delta_entry(missing, &d, fake_name(7))
+    });
     source.refused(&[
         &p(&paths.pack),
         &format!("delta at offset {at} needs base {}", hex(&missing)),
@@ -137,11 +150,10 @@ fn delta_result_size_mismatch() {
 
 #[test]
 fn delta_base_size_mismatch() {
-    let base = blob_entry(B);
     let d = delta(7, 3, &[0x90, 3]);
-    let at = 12 + base.bytes.len();
-    let e = ofs_delta_entry(base.bytes.len() as u64, &d, fake_name(11));
-    let (mut source, paths) = repo_with("delta-base-size", &[base, e]);
+    let (mut source, paths, at) = base_then("delta-base-size", B, |len| {
+        ofs_delta_entry(len, &d, fake_name(11))
+    });
     let stderr = source.refused(&[&p(&paths.pack), &format!("offset {at}")]);
     assert!(stderr.contains("expects a base of 7 bytes"), "{stderr}");
 }

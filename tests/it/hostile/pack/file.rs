@@ -3,7 +3,7 @@
 
 use super::{p, two_blobs};
 use crate::support::git::git;
-use crate::support::raw_pack::{edit, fix_trailer, fix_trailers};
+use crate::support::raw_pack::{edit, fix_trailer, fix_trailers, flip_from_end};
 use crate::support::repo_files::pack_files;
 use crate::support::watched_source::small_repo;
 
@@ -66,14 +66,8 @@ fn trailer_mismatch() {
     let (mut source, paths) = two_blobs("pack-trailer");
     // Damage the pack trailer and the index's copy alike: only the
     // recomputed checksum can notice.
-    edit(&paths.pack, |b| {
-        let n = b.len();
-        b[n - 1] ^= 1;
-    });
-    edit(&paths.idx, |b| {
-        let n = b.len();
-        b[n - 21] ^= 1;
-    });
+    flip_from_end(&paths.pack, 1, 1);
+    flip_from_end(&paths.idx, 21, 1);
     fix_trailer(&paths.idx);
     source.refused(&[&p(&paths.pack), "trailing checksum does not match"]);
 }
