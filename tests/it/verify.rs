@@ -39,6 +39,13 @@ fn assert_fails_mentioning(out: &Output, needles: &[&str]) {
     }
 }
 
+/// Writes `row` into DEST's map, replacing the row that has the same
+/// SHA-1 or SHA-256 name.
+fn replace_row(dest: &Path, row: MapRow) {
+    let mut map = IdMap::open_rw(&map_path(dest)).unwrap();
+    map.load([row]).unwrap();
+}
+
 /// sha1 -> row, for every commit in the map.
 fn commit_rows(dest: &Path) -> Vec<MapRow> {
     let map = IdMap::open_read_only(&map_path(dest)).unwrap();
@@ -98,15 +105,14 @@ fn corrupted_map_row_sha1_is_caught() {
     let dest = private_copy("verify-bad-sha1");
     let head = head_row(&dest);
     let bogus = ObjectId::Sha1([0x5a; 20]);
-    {
-        // INSERT OR REPLACE on the unique SHA-256 index replaces main's row.
-        let mut map = IdMap::open_rw(&map_path(&dest)).unwrap();
-        map.load([MapRow {
+    // INSERT OR REPLACE on the unique SHA-256 index replaces main's row.
+    replace_row(
+        &dest,
+        MapRow {
             sha1: bogus,
             ..head
-        }])
-        .unwrap();
-    }
+        },
+    );
     let out = rehash_verify(&dest, None);
     assert_fails_mentioning(
         &out,
@@ -125,14 +131,13 @@ fn corrupted_map_row_sha256_is_caught() {
     };
     raw[31] ^= 1;
     let bogus = ObjectId::Sha256(raw);
-    {
-        let mut map = IdMap::open_rw(&map_path(&dest)).unwrap();
-        map.load([MapRow {
+    replace_row(
+        &dest,
+        MapRow {
             sha256: bogus,
             ..head
-        }])
-        .unwrap();
-    }
+        },
+    );
     let out = rehash_verify(&dest, None);
     assert_fails_mentioning(
         &out,
@@ -150,14 +155,13 @@ fn corrupted_map_row_sha256_is_caught() {
 fn corrupted_map_row_type_is_caught() {
     let dest = private_copy("verify-bad-type");
     let head = head_row(&dest);
-    {
-        let mut map = IdMap::open_rw(&map_path(&dest)).unwrap();
-        map.load([MapRow {
+    replace_row(
+        &dest,
+        MapRow {
             kind: ObjectKind::Tag,
             ..head
-        }])
-        .unwrap();
-    }
+        },
+    );
     let out = rehash_verify(&dest, None);
     assert_fails_mentioning(
         &out,

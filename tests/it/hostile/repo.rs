@@ -6,7 +6,6 @@
 use crate::support::git::git;
 use crate::support::refusal::assert_clean_failure;
 use crate::support::rehash::rehash_convert;
-use crate::support::repo_files::pack_files;
 use crate::support::scratch::scratch_dir;
 use crate::support::watched_source::{Source, small_repo};
 
@@ -48,11 +47,7 @@ fn partial_clone_is_refused() {
 #[test]
 fn promisor_pack_without_partial_clone_config_is_just_a_pack() {
     let mut source = small_repo("promisor");
-    git(&source.path, &["repack", "-adq"]);
-    let pack = pack_files(&source.git_dir)
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "pack"))
-        .unwrap();
+    let pack = source.repack();
     std::fs::write(pack.with_extension("promisor"), b"").unwrap();
     let (dest, _) = source.converts(&["--quiet"]);
     git(&dest, &["fsck", "--strict"]);

@@ -1,12 +1,8 @@
 //! `--batch`: one id per line on stdin, answered line by line (so it can
 //! be driven as a co-process), the same answers as single lookups.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::Stdio;
-
-use super::map_file;
+use super::{BatchCoprocess, map_file};
 use crate::support::process::stdout_text;
-use crate::support::rehash::rehash_command;
 use crate::support::synthetic_map::{boundary_map, pad};
 
 /// `--batch` answers from one snapshot with the map's prefix filters, a
@@ -62,31 +58,19 @@ fn batch_converses_with_a_co_process() {
     // Each answer must arrive before the next question is written; if the
     // command buffered its output this test would wait forever.
     let map = boundary_map();
-    let mut child = rehash_command()
-        .args(["map", "--batch", "--format", "json", "--map"])
-        .arg(map)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let mut output = BufReader::new(child.stdout.take().unwrap());
+    let mut batch = BatchCoprocess::start(map, &["--format", "json"]);
     for (q, status) in [
         ("abcde", "found"),
         ("abcd", "ambiguous"),
         ("0000", "missing"),
     ] {
-        writeln!(input, "{q}").unwrap();
-        input.flush().unwrap();
-        let mut line = String::new();
-        output.read_line(&mut line).unwrap();
+        let line = batch.ask(q);
         assert!(
             line.starts_with(&format!("{{\"input\":\"{q}\",\"status\":\"{status}\"")),
             "{line}"
         );
     }
-    drop(input);
-    assert_eq!(child.wait().unwrap().code(), Some(1));
+    assert_eq!(batch.finish().code(), Some(1));
 }
 
 #[test]

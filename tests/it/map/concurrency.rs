@@ -2,13 +2,9 @@
 //! without waiting for a writer, and a writer commits while a batch reader
 //! holds its snapshot.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::Stdio;
-
-use super::map_file;
+use super::{BatchCoprocess, map_file};
 use crate::support::library::{HashKind, ObjectKind};
 use crate::support::process::stdout_text;
-use crate::support::rehash::rehash_command;
 use crate::support::synthetic_map::{id, pad, synthetic_map};
 
 #[test]
@@ -45,23 +41,11 @@ fn readers_and_a_writer_do_not_block_each_other() {
         )
     );
     // A batch reader holding its snapshot open while the writer commits.
-    let mut reader = rehash_command()
-        .args(["map", "--batch", "--map"])
-        .arg(&map)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = reader.stdin.take().unwrap();
-    let mut output = BufReader::new(reader.stdout.take().unwrap());
-    writeln!(input, "aaaa").unwrap();
-    input.flush().unwrap();
-    let mut line = String::new();
-    output.read_line(&mut line).unwrap();
+    let mut reader = BatchCoprocess::start(&map, &[]);
+    let line = reader.ask("aaaa");
     assert!(line.starts_with("aaaa"), "{line}");
     writer.execute_batch("COMMIT").unwrap(); // no busy timeout: must not block
     let out = map_file(&map, &["cccc"], b"");
     assert_eq!(out.status.code(), Some(0), "a new reader sees the commit");
-    drop(input);
-    reader.wait().unwrap();
+    reader.finish();
 }

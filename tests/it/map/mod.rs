@@ -8,8 +8,9 @@ mod concurrency;
 mod export;
 mod lookup;
 
+use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::Output;
+use std::process::{Child, ChildStdin, ChildStdout, ExitStatus, Output, Stdio};
 
 use crate::support::process::output_with_unread_stdin;
 use crate::support::rehash::rehash_command;
@@ -20,4 +21,50 @@ fn map_file(map: &Path, args: &[&str], stdin: &[u8]) -> Output {
         rehash_command().arg("map").arg("--map").arg(map).args(args),
         stdin,
     )
+}
+
+/// `git-rehash map --batch --map MAP [args]` driven as a co-process: one
+/// question written, its answer read, before the next.
+struct BatchCoprocess {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+}
+
+impl BatchCoprocess {
+    fn start(map: &Path, args: &[&str]) -> BatchCoprocess {
+        let mut child = rehash_command()
+            .args(["map", "--batch", "--map"])
+            .arg(map)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run git-rehash map --batch");
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        BatchCoprocess {
+            child,
+            input,
+            output,
+        }
+    }
+
+    /// Writes `query` as one line and returns the answer line.
+    fn ask(&mut self, query: &str) -> String {
+        writeln!(self.input, "{query}").unwrap();
+        self.input.flush().unwrap();
+        let mut line = String::new();
+        self.output.read_line(&mut line).unwrap();
+        line
+    }
+
+    /// Closes stdin and waits for the exit.
+    fn finish(self) -> ExitStatus {
+        let BatchCoprocess {
+            mut child, input, ..
+        } = self;
+        drop(input);
+        child.wait().unwrap()
+    }
 }

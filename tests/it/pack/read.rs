@@ -17,6 +17,14 @@ use crate::support::library::{
 use crate::support::raw_pack::idx_v2_bytes;
 use crate::support::repo_files::{all_object_ids, cat_file_batch, pack_files};
 
+/// A deltified history in `dir`, repacked by git into one pack of
+/// OFS_DELTA chains; returns the pack's index.
+fn repacked_history(dir: &Path) -> PathBuf {
+    deltified_history(dir);
+    git_bytes(dir, &["repack", "-adf", "--window=10", "--depth=50"]);
+    pack_files(&dir.join(".git"))[0].with_extension("idx")
+}
+
 /// Traverses, checking each index entry is visited once and hashes to its name.
 fn check_traverse(pack: &Pack) {
     let n = pack.idx.num_objects() as usize;
@@ -67,10 +75,8 @@ fn count_kinds(pack: &Pack) -> (usize, usize, usize) {
 fn ofs_delta_pack_traverse_and_random_access() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path();
-    deltified_history(repo);
-    git_bytes(repo, &["repack", "-adf", "--window=10", "--depth=50"]);
-    let idx_path = &pack_files(&repo.join(".git"))[0].with_extension("idx");
-    let pack = Pack::open(idx_path, HashKind::Sha1).unwrap();
+    let idx_path = repacked_history(repo);
+    let pack = Pack::open(&idx_path, HashKind::Sha1).unwrap();
     pack.idx.verify_checksum().unwrap();
     pack.data.verify_checksum().unwrap();
     assert_eq!(pack.idx.version(), 2);
@@ -282,9 +288,7 @@ fn thin_pack_uses_external_bases() {
 fn corrupt_packs_fail_with_errors_not_panics() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path();
-    deltified_history(repo);
-    git_bytes(repo, &["repack", "-adf", "--window=10", "--depth=50"]);
-    let idx_path = pack_files(&repo.join(".git"))[0].with_extension("idx");
+    let idx_path = repacked_history(repo);
     let pack_path = idx_path.with_extension("pack");
     let original = std::fs::read(&pack_path).unwrap();
     let bad_dir = tmp.path().join("bad");

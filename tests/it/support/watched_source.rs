@@ -9,6 +9,7 @@ use super::file_tree::tree_checksums;
 use super::git::git;
 use super::refusal::assert_clean_failure;
 use super::rehash::rehash_convert;
+use super::repo_files::pack_files;
 use super::scratch::scratch_dir;
 
 /// A source repository under test and its fingerprint before the run.
@@ -33,6 +34,15 @@ impl Source {
             git_dir,
             before: None,
         }
+    }
+
+    /// Packs every object into one pack (`git repack -adq`) and returns
+    /// the pack's path.
+    pub fn repack(&self) -> PathBuf {
+        git(&self.path, &["repack", "-adq"]);
+        let mut packs = pack_files(&self.git_dir);
+        assert_eq!(packs.len(), 1, "one pack after repack -ad: {packs:?}");
+        packs.remove(0)
     }
 
     /// Records the fingerprint; call after the repository is broken.

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::{
     assert_sound, convert_cmd, convert_cmd_with_summary, convert_killed_at, killed, make_source,
-    reference,
+    reference, source_reference_and_dest,
 };
 use crate::support::rehash::{rehash_export_text, rehash_map, run_ok};
 use crate::support::scratch::scratch_dir;
@@ -62,9 +62,7 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
 
 #[test]
 fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
-    let source = make_source("scan-kill");
-    let expected = reference(&source, "scan-kill-ref");
-    let dest = scratch_dir("scan-kill-run").join("dest.git");
+    let (source, expected, dest) = source_reference_and_dest("scan-kill");
     convert_killed_at(&source, &dest, "scan-batch:3");
     // Three batches of 7 objects are durable; the next run decodes only the rest.
     let out = run_ok(&mut convert_cmd_with_summary(&source, &dest));
@@ -97,9 +95,7 @@ fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
 /// the finished map, and a query answers for one of them.
 #[test]
 fn an_interrupted_runs_map_answers_for_what_it_committed() {
-    let source = make_source("staged-read");
-    let expected = reference(&source, "staged-read-ref");
-    let dest = scratch_dir("staged-read").join("dest.git");
+    let (source, expected, dest) = source_reference_and_dest("staged-read");
     convert_killed_at(&source, &dest, "committed:4");
     let (staged, merged, journaled): (i64, i64, i64) = {
         let db = rusqlite::Connection::open_with_flags(
@@ -143,9 +139,7 @@ fn an_interrupted_runs_map_answers_for_what_it_committed() {
 
 #[test]
 fn killed_again_and_again_while_resuming() {
-    let source = make_source("kill-chain");
-    let expected = reference(&source, "kill-chain-ref");
-    let dest = scratch_dir("kill-chain-run").join("dest.git");
+    let (source, expected, dest) = source_reference_and_dest("kill-chain");
     let mut kills = 0u32;
     loop {
         // A run meets 1 start point, then per segment of 5 objects 5 object

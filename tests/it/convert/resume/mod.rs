@@ -164,6 +164,15 @@ fn reference(source: &Path, label: &str) -> Snapshot {
     snapshot(&dest)
 }
 
+/// A fresh source, the snapshot of its uninterrupted conversion, and a
+/// DEST for the run under test.
+fn source_reference_and_dest(label: &str) -> (PathBuf, Snapshot, PathBuf) {
+    let source = make_source(label);
+    let expected = reference(&source, &format!("{label}-ref"));
+    let dest = scratch_dir(&format!("{label}-run")).join("dest.git");
+    (source, expected, dest)
+}
+
 fn killed(out: &Output) -> bool {
     !out.status.success() && out.status.code().is_none()
 }

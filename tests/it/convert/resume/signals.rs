@@ -3,15 +3,12 @@
 
 use std::process::Command;
 
-use super::{assert_sound, convert_cmd, make_source, reference};
+use super::{assert_sound, convert_cmd, source_reference_and_dest};
 use crate::support::rehash::run_ok;
-use crate::support::scratch::scratch_dir;
 
 #[test]
 fn real_sigkill_at_pseudo_random_times() {
-    let source = make_source("sigkill");
-    let expected = reference(&source, "sigkill-ref");
-    let dest = scratch_dir("sigkill-run").join("dest.git");
+    let (source, expected, dest) = source_reference_and_dest("sigkill");
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut kills = 0;
     loop {
@@ -42,9 +39,7 @@ fn real_sigkill_at_pseudo_random_times() {
 
 #[test]
 fn ctrl_c_stops_at_a_checkpoint_and_exits_130() {
-    let source = make_source("sigint");
-    let expected = reference(&source, "sigint-ref");
-    let dest = scratch_dir("sigint-run").join("dest.git");
+    let (source, expected, dest) = source_reference_and_dest("sigint");
     let child = convert_cmd(&source, &dest)
         .env("GIT_REHASH_TEST_PAUSE_MS", "100")
         .stderr(std::process::Stdio::piped())

@@ -2,9 +2,7 @@
 //! checksum, and the object count its index agrees with.
 
 use super::{p, two_blobs};
-use crate::support::git::git;
 use crate::support::raw_pack::{edit, fix_trailer, fix_trailers, flip_from_end};
-use crate::support::repo_files::pack_files;
 use crate::support::watched_source::small_repo;
 
 #[test]
@@ -75,11 +73,7 @@ fn trailer_mismatch() {
 #[test]
 fn bit_flip_in_a_git_written_pack_is_caught_by_the_trailer() {
     let mut source = small_repo("pack-bitflip");
-    git(&source.path, &["repack", "-adq"]);
-    let pack = pack_files(&source.git_dir)
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "pack"))
-        .expect("a pack");
+    let pack = source.repack();
     edit(&pack, |b| {
         let mid = b.len() / 2;
         b[mid] ^= 0x10;
