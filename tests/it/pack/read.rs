@@ -17,6 +17,15 @@ use crate::support::library::{
 use crate::support::raw_pack::idx_v2_bytes;
 use crate::support::repo_files::{all_object_ids, cat_file_batch, pack_files};
 
+/// A deltified history in `dir/repo`, its objects loose; returns the
+/// repository.
+fn history_repo(dir: &Path) -> PathBuf {
+    let repo = dir.join("repo");
+    std::fs::create_dir(&repo).unwrap();
+    deltified_history(&repo);
+    repo
+}
+
 /// A deltified history in `dir`, repacked by git into one pack of
 /// OFS_DELTA chains; returns the pack's index.
 fn repacked_history(dir: &Path) -> PathBuf {
@@ -106,9 +115,7 @@ fn ofs_delta_pack_traverse_and_random_access() {
 #[test]
 fn ref_delta_pack_and_idx_v1_and_large_offsets() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    std::fs::create_dir(&repo).unwrap();
-    deltified_history(&repo);
+    let repo = history_repo(tmp.path());
     let objects = git_bytes(&repo, &["rev-list", "--objects", "--all"]);
     let out = tmp.path().join("out");
     std::fs::create_dir(&out).unwrap();
@@ -217,9 +224,7 @@ fn write_idx_v2(pack_path: &Path, repo: &Path) -> PathBuf {
 #[test]
 fn thin_pack_uses_external_bases() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    std::fs::create_dir(&repo).unwrap();
-    deltified_history(&repo);
+    let repo = history_repo(tmp.path());
     let thin = git_with_input(
         &repo,
         &["pack-objects", "--thin", "--revs", "--stdout", "-q"],

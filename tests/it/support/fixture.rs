@@ -141,17 +141,30 @@ fn build_tricky_repo(out: &Path, opts: FixtureOptions) -> TrickyRepo {
     }
 }
 
-/// The fixture variant `opts`, built once per test process (thread-safe;
-/// concurrent callers wait for the one build).  Read-only: copy it to mutate.
-pub fn tricky_repo(opts: FixtureOptions) -> &'static TrickyRepo {
-    static BUILT: Mutex<BTreeMap<FixtureOptions, &'static OnceLock<TrickyRepo>>> =
-        Mutex::new(BTreeMap::new());
-    let cell: &'static OnceLock<TrickyRepo> = BUILT
+/// A cache of one value per fixture variant, for [`once_per_variant`].
+pub type PerVariant<T> = Mutex<BTreeMap<FixtureOptions, &'static OnceLock<T>>>;
+
+/// The value for variant `opts` in `cache`, made by `make` once per test
+/// process. Concurrent callers for one variant wait for the one `make`;
+/// other variants are not held up meanwhile.
+pub fn once_per_variant<T: Send + Sync>(
+    cache: &'static PerVariant<T>,
+    opts: FixtureOptions,
+    make: impl FnOnce() -> T,
+) -> &'static T {
+    let cell: &'static OnceLock<T> = *cache
         .lock()
         .unwrap()
         .entry(opts)
         .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
-    cell.get_or_init(|| {
+    cell.get_or_init(make)
+}
+
+/// The fixture variant `opts`, built once per test process.  Read-only:
+/// copy it to mutate.
+pub fn tricky_repo(opts: FixtureOptions) -> &'static TrickyRepo {
+    static BUILT: PerVariant<TrickyRepo> = Mutex::new(BTreeMap::new());
+    once_per_variant(&BUILT, opts, || {
         let name = format!(
             "fixture{}{}",
             if opts.gitlink { "-gitlink" } else { "" },

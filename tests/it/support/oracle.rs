@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
-use super::fixture::{FixtureOptions, TrickyRepo, tricky_repo};
+use super::fixture::{FixtureOptions, PerVariant, TrickyRepo, once_per_variant, tricky_repo};
 use super::git::isolate;
 use super::scratch::{scratch_dir, scratch_root};
 
@@ -143,16 +143,14 @@ pub fn read_pairs(path: &Path) -> BTreeMap<String, String> {
 /// space, not in the fixture: tests check that the fixture stays
 /// byte-identical while others run.
 pub fn sub_oracle(repo: &'static TrickyRepo) -> (&'static OracleMap, &'static Path) {
-    static CACHE: Mutex<BTreeMap<FixtureOptions, &'static (OracleMap, PathBuf)>> =
-        Mutex::new(BTreeMap::new());
-    let mut cache = CACHE.lock().unwrap();
-    let entry = cache.entry(repo.options).or_insert_with(|| {
+    static CACHE: PerVariant<(OracleMap, PathBuf)> = Mutex::new(BTreeMap::new());
+    let (map, file) = once_per_variant(&CACHE, repo.options, || {
         let map = oracle_map(&repo.sub_path, true, &[]);
         let file = scratch_dir("sub-oracle").join("sub-map.txt");
         write_oracle_map(&map, &file);
-        Box::leak(Box::new((map, file)))
+        (map, file)
     });
-    (&entry.0, &entry.1)
+    (map, file)
 }
 
 /// The complete ground truth (`--all-objects`) of fixture variant `opts`,
@@ -160,14 +158,8 @@ pub fn sub_oracle(repo: &'static TrickyRepo) -> (&'static OracleMap, &'static Pa
 /// as `--gitlink-map`, so every object is mapped; the unknown-header variant
 /// panics (git refuses that commit) -- use [`oracle_run`] for it.
 pub fn tricky_oracle(opts: FixtureOptions) -> &'static OracleMap {
-    static CACHE: Mutex<BTreeMap<FixtureOptions, &'static OnceLock<OracleMap>>> =
-        Mutex::new(BTreeMap::new());
-    let cell: &'static OnceLock<OracleMap> = CACHE
-        .lock()
-        .unwrap()
-        .entry(opts)
-        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
-    cell.get_or_init(|| {
+    static CACHE: PerVariant<OracleMap> = Mutex::new(BTreeMap::new());
+    once_per_variant(&CACHE, opts, || {
         let repo = tricky_repo(opts);
         if opts.gitlink {
             let (_, sub_map) = sub_oracle(repo);

@@ -4,6 +4,7 @@
 //! readable meanwhile.
 
 use std::collections::BTreeSet;
+use std::path::Path;
 
 use super::{
     assert_sound, convert_cmd, convert_cmd_with_summary, convert_killed_at, killed, make_source,
@@ -60,13 +61,19 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
     }
 }
 
+/// Kills a run at `spec`, then runs it again to the end; returns the
+/// second run's summary and notes.
+fn kill_then_resume(source: &Path, dest: &Path, spec: &str) -> String {
+    convert_killed_at(source, dest, spec);
+    let out = run_ok(&mut convert_cmd_with_summary(source, dest));
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 #[test]
 fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
     let (source, expected, dest) = source_reference_and_dest("scan-kill");
-    convert_killed_at(&source, &dest, "scan-batch:3");
     // Three batches of 7 objects are durable; the next run decodes only the rest.
-    let out = run_ok(&mut convert_cmd_with_summary(&source, &dest));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = kill_then_resume(&source, &dest, "scan-batch:3");
     assert!(
         stderr.contains("note: 21 objects were scanned by the interrupted run"),
         "{stderr}"
@@ -79,9 +86,7 @@ fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
 
     // A kill after the scan (inside pack writing) does not scan again either.
     let dest = scratch_dir("scan-kill-late").join("dest.git");
-    convert_killed_at(&source, &dest, "committed:1");
-    let out = run_ok(&mut convert_cmd_with_summary(&source, &dest));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = kill_then_resume(&source, &dest, "committed:1");
     assert!(
         stderr.contains("objects were scanned by the interrupted run"),
         "{stderr}"
