@@ -30,6 +30,13 @@ fn delta_case(label: &str, result_size: u64, ops: &[u8]) -> (Source, PackPaths, 
     base_then(label, B, |len| ofs_delta_entry(len, &d, fake_name(10)))
 }
 
+/// [`delta_case`] converted: refused naming the pack and the delta's
+/// offset. Returns stderr.
+fn refused_delta(label: &str, result_size: u64, ops: &[u8]) -> String {
+    let (mut source, paths, at) = delta_case(label, result_size, ops);
+    source.refused(&[&p(&paths.pack), &format!("offset {at}")])
+}
+
 /// A well-formed delta on [`A`]: its first three bytes.
 fn first_three_of_a() -> Vec<u8> {
     delta(A.len() as u64, 3, &[0x90, 3])
@@ -130,8 +137,7 @@ fn delta_copy_reads_past_the_base() {
 
 #[test]
 fn delta_writes_past_the_declared_result() {
-    let (mut source, paths, at) = delta_case("delta-overflow", 2, &[0x03, b'a', b'b', b'c']);
-    let stderr = source.refused(&[&p(&paths.pack), &format!("offset {at}")]);
+    let stderr = refused_delta("delta-overflow", 2, &[0x03, b'a', b'b', b'c']);
     assert!(
         stderr.contains("writes past the declared result size 2"),
         "{stderr}"
@@ -140,8 +146,7 @@ fn delta_writes_past_the_declared_result() {
 
 #[test]
 fn delta_result_size_mismatch() {
-    let (mut source, paths, at) = delta_case("delta-short", 9, &[0x03, b'a', b'b', b'c']);
-    let stderr = source.refused(&[&p(&paths.pack), &format!("offset {at}")]);
+    let stderr = refused_delta("delta-short", 9, &[0x03, b'a', b'b', b'c']);
     assert!(
         stderr.contains("delta produced 3 bytes, header says 9"),
         "{stderr}"
@@ -160,10 +165,8 @@ fn delta_base_size_mismatch() {
 
 #[test]
 fn delta_reserved_opcode_and_truncated_instruction() {
-    let (mut source, paths, at) = delta_case("delta-op0", 3, &[0x00]);
-    let stderr = source.refused(&[&p(&paths.pack), &format!("offset {at}")]);
+    let stderr = refused_delta("delta-op0", 3, &[0x00]);
     assert!(stderr.contains("reserved delta opcode 0"), "{stderr}");
-    let (mut source, paths, at) = delta_case("delta-trunc", 3, &[0x05, b'a']);
-    let stderr = source.refused(&[&p(&paths.pack), &format!("offset {at}")]);
+    let stderr = refused_delta("delta-trunc", 3, &[0x05, b'a']);
     assert!(stderr.contains("truncated"), "{stderr}");
 }
