@@ -17,10 +17,10 @@ fn dest_is_a_sha256_repository_that_fsck_accepts() {
     let dest = &converted.dest;
     assert_eq!(git(dest, &["rev-parse", "--show-object-format"]), "sha256");
     assert_eq!(git(dest, &["rev-parse", "--is-bare-repository"]), "true");
-    for idx in pack_files(dest)
-        .iter()
-        .filter(|p| p.extension().is_some_and(|e| e == "idx"))
-    {
+    let packs = pack_files(dest);
+    assert!(!packs.is_empty(), "DEST has no pack");
+    for pack in &packs {
+        let idx = pack.with_extension("idx");
         git(dest, &["verify-pack", idx.to_str().expect("utf-8 path")]);
         assert!(
             idx.with_extension("rev").is_file(),
