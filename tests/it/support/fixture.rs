@@ -152,7 +152,7 @@ pub fn once_per_variant<T: Send + Sync>(
     opts: FixtureOptions,
     make: impl FnOnce() -> T,
 ) -> &'static T {
-    let cell: &'static OnceLock<T> = *cache
+    let cell: &'static OnceLock<T> = cache
         .lock()
         .unwrap()
         .entry(opts)
