@@ -1,0 +1,13 @@
+//! `git-rehash convert` end to end, with git as the oracle: the names it
+//! gives, the repository it writes, the policies for what git itself
+//! refuses, submodules, notes, and interrupted or repeated runs.
+
+mod compat_map;
+mod dest_repository;
+mod gitlinks;
+mod notes;
+mod oracle_names;
+mod read_back;
+mod resume;
+mod submodules;
+mod unknown_headers;

@@ -1,0 +1,82 @@
+//! The pack file as a whole: its header, its length, its trailing
+//! checksum, and the object count its index agrees with.
+
+use super::{p, two_blobs};
+use crate::support::raw_pack::{edit, fix_trailer, fix_trailers, flip_from_end};
+use crate::support::watched_source::small_repo;
+
+#[test]
+fn well_formed_hand_built_pack_converts() {
+    // The builder itself is sound: the same pack, undamaged, converts.
+    let (mut source, _) = two_blobs("pack-ok");
+    source.converts(&[]);
+}
+
+#[test]
+fn truncated_pack() {
+    let (mut source, paths) = two_blobs("pack-truncated");
+    edit(&paths.pack, |b| b.truncate(b.len() / 2));
+    source.refused(&[&p(&paths.pack), "truncated"]);
+}
+
+#[test]
+fn pack_shorter_than_a_header() {
+    let (mut source, paths) = two_blobs("pack-tiny");
+    edit(&paths.pack, |b| b.truncate(10));
+    source.refused(&[&p(&paths.pack), "truncated at offset 10"]);
+}
+
+#[test]
+fn bad_magic() {
+    let (mut source, paths) = two_blobs("pack-magic");
+    edit(&paths.pack, |b| b[..4].copy_from_slice(b"KCAP"));
+    source.refused(&[&p(&paths.pack), "not a pack file (bad magic)"]);
+}
+
+#[test]
+fn bad_version() {
+    let (mut source, paths) = two_blobs("pack-version");
+    edit(&paths.pack, |b| b[7] = 9);
+    source.refused(&[&p(&paths.pack), "version 9"]);
+}
+
+#[test]
+fn wrong_object_count() {
+    let (mut source, paths) = two_blobs("pack-count");
+    edit(&paths.pack, |b| b[11] = 3);
+    fix_trailers(&paths);
+    source.refused(&[
+        &p(&paths.pack),
+        &p(&paths.idx),
+        "index has 2 objects, pack has 3",
+    ]);
+}
+
+#[test]
+fn forged_huge_object_count() {
+    let (mut source, paths) = two_blobs("pack-count-huge");
+    edit(&paths.pack, |b| b[8..12].copy_from_slice(&[0xff; 4]));
+    source.refused(&[&p(&paths.pack), "claims 4294967295 objects"]);
+}
+
+#[test]
+fn trailer_mismatch() {
+    let (mut source, paths) = two_blobs("pack-trailer");
+    // Damage the pack trailer and the index's copy alike: only the
+    // recomputed checksum can notice.
+    flip_from_end(&paths.pack, 1, 1);
+    flip_from_end(&paths.idx, 21, 1);
+    fix_trailer(&paths.idx);
+    source.refused(&[&p(&paths.pack), "trailing checksum does not match"]);
+}
+
+#[test]
+fn bit_flip_in_a_git_written_pack_is_caught_by_the_trailer() {
+    let mut source = small_repo("pack-bitflip");
+    let pack = source.repack();
+    edit(&pack, |b| {
+        let mid = b.len() / 2;
+        b[mid] ^= 0x10;
+    });
+    source.refused(&[&p(&pack), "trailing checksum does not match"]);
+}

@@ -1,0 +1,314 @@
+//! The deltas of the packs a conversion writes. A history whose source
+//! pack has delta chains far deeper than 50 is converted with the source
+//! pairing reused, with a smaller `--depth`, and with `--no-reuse-deltas`;
+//! each result must pass `git fsck --strict` and `git verify-pack -v`,
+//! hold deltas, keep chains within the depth asked, and name every object
+//! exactly as the default conversion does (SHA-256 names never depend on
+//! packing). The fixture's own deltas are reused for blobs and made anew
+//! for trees.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use crate::support::converted::default_conversion;
+use crate::support::fixture::default_repo;
+use crate::support::git::{git, git_with_input};
+use crate::support::oracle::OracleMap;
+use crate::support::rehash::{
+    rehash_command, rehash_convert_ok, rehash_export_map, rehash_verify_ok, run_ok,
+};
+use crate::support::repo_files::{
+    OBJ_OFS_DELTA, OBJ_REF_DELTA, PackEntry, pack_entries, pack_files,
+};
+use crate::support::scratch::scratch_dir;
+
+/// A repository whose pack git wrote with `--window=50 --depth=200`: one
+/// file edited in 120 commits (blob, tree and commit chains over 100 deep),
+/// other files in many versions, plus two commits written afterwards as
+/// loose objects (no source pairing).
+fn source() -> &'static Path {
+    static DONE: OnceLock<PathBuf> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let repo = scratch_dir("pack-deltas").join("src.git");
+        git(
+            Path::new("."),
+            &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
+        );
+        let mut stream = String::new();
+        let mut text = String::new();
+        for i in 0..120 {
+            writeln!(text, "line {i}: the quick brown fox {}", i * 7919 % 1000).unwrap();
+            let other = format!("{}\n", "other file content ".repeat(i % 7 + 20));
+            writeln!(stream, "commit refs/heads/main").unwrap();
+            writeln!(
+                stream,
+                "committer C <c@example.invalid> {} +0000",
+                1_700_000_000 + i
+            )
+            .unwrap();
+            // A long shared body makes commits worth deltifying.
+            let msg = format!(
+                "commit {i}\n\n{}\n",
+                "A long explanation of the change. ".repeat(20)
+            );
+            write!(stream, "data {}\n{msg}", msg.len()).unwrap();
+            for (path, body) in [
+                ("a.txt", text.as_str()),
+                ("dir/sub/b.txt", other.as_str()),
+                (&format!("dir/many/f{}.txt", i % 40), text.as_str()),
+            ] {
+                write!(
+                    stream,
+                    "M 100644 inline {path}\ndata {}\n{body}\n",
+                    body.len()
+                )
+                .unwrap();
+            }
+            stream.push('\n');
+        }
+        git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+        // One thread: pack-objects splits its search between threads, which
+        // makes the chains it picks (and their depth) vary from run to run.
+        git(
+            &repo,
+            &[
+                "-c",
+                "pack.threads=1",
+                "repack",
+                "-q",
+                "-adf",
+                "--window=50",
+                "--depth=200",
+            ],
+        );
+        // Loose objects: two more versions of a.txt in a commit each.
+        let mut parent = git(&repo, &["rev-parse", "refs/heads/main"]);
+        for extra in ["one more line\n", "and another\n"] {
+            text.push_str(extra);
+            let blob = git_with_input(&repo, &["hash-object", "-w", "--stdin"], text.as_bytes());
+            let blob = String::from_utf8(blob).unwrap().trim().to_owned();
+            let tree = git_with_input(
+                &repo,
+                &["mktree"],
+                format!("100644 blob {blob}\ta.txt\n").as_bytes(),
+            );
+            let tree = String::from_utf8(tree).unwrap().trim().to_owned();
+            parent = git(&repo, &["commit-tree", &tree, "-p", &parent, "-m", "loose"]);
+        }
+        git(&repo, &["update-ref", "refs/heads/main", &parent]);
+        repo
+    })
+}
+
+/// Converts the fixture with `extra` options into a fresh DEST.
+fn convert(label: &str, extra: &[&str]) -> PathBuf {
+    let dest = scratch_dir(label).join("dest.git");
+    let mut args = vec!["--quiet"];
+    args.extend(extra);
+    rehash_convert_ok(source(), &dest, &args);
+    dest
+}
+
+/// What `git verify-pack -v` says of every pack of a repository.
+#[derive(Debug, Default)]
+struct Packs {
+    /// Entries stored as deltas, by type.
+    deltas: BTreeMap<String, usize>,
+    longest_chain: usize,
+    bytes: u64,
+}
+
+fn verify_packs(git_dir: &Path) -> Packs {
+    let mut out = Packs::default();
+    for pack in pack_files(git_dir) {
+        out.bytes += std::fs::metadata(&pack).expect("pack").len();
+        let idx = pack.with_extension("idx");
+        let listing = git(
+            git_dir,
+            &["verify-pack", "-v", idx.to_str().expect("utf-8")],
+        );
+        for line in listing.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // "<id> <type> <size> <size-in-pack> <offset> [<depth> <base>]"
+            if f.len() == 7 && matches!(f[0].len(), 40 | 64) {
+                *out.deltas.entry(f[1].to_owned()).or_default() += 1;
+            }
+            if let Some(rest) = line.strip_prefix("chain length = ") {
+                let n: usize = rest.split(':').next().unwrap().trim().parse().unwrap();
+                out.longest_chain = out.longest_chain.max(n);
+            }
+        }
+    }
+    out
+}
+
+/// fsck --strict, git-rehash verify, and the same map as the default run.
+fn check(dest: &Path) {
+    git(dest, &["fsck", "--strict", "--no-dangling"]);
+    rehash_verify_ok(dest, source());
+    static DEFAULT: OnceLock<OracleMap> = OnceLock::new();
+    let default = DEFAULT.get_or_init(|| rehash_export_map(&convert("pack-deltas-default", &[])));
+    assert_eq!(&rehash_export_map(dest), default, "packing changed a name");
+}
+
+#[test]
+fn the_fixture_has_chains_deeper_than_50() {
+    let source = verify_packs(source());
+    assert!(source.longest_chain > 60, "{source:?}");
+}
+
+/// Blobs, trees and commits are all stored as deltas, many of each.
+fn assert_deltas_of_every_kind(packs: &Packs) {
+    for kind in ["blob", "tree", "commit"] {
+        assert!(
+            packs.deltas.get(kind).copied().unwrap_or(0) > 20,
+            "{kind}: {packs:?}"
+        );
+    }
+}
+
+#[test]
+fn reused_pairing_is_cut_at_the_default_depth() {
+    let dest = convert("pack-deltas-reuse", &[]);
+    check(&dest);
+    let packs = verify_packs(&dest);
+    // Commits too: git paired many of them with a newer commit, which is
+    // written after them, so the window search places those.
+    assert_deltas_of_every_kind(&packs);
+    assert!(
+        packs.longest_chain <= 50 && packs.longest_chain > 10,
+        "{packs:?}"
+    );
+}
+
+#[test]
+fn depth_limit_is_obeyed_with_reuse() {
+    for depth in ["0", "3"] {
+        let dest = convert(&format!("pack-deltas-depth{depth}"), &["--depth", depth]);
+        check(&dest);
+        let packs = verify_packs(&dest);
+        let depth: usize = depth.parse().unwrap();
+        assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
+        assert_eq!(packs.deltas.is_empty(), depth == 0, "{packs:?}");
+    }
+}
+
+#[test]
+fn window_search_without_reuse_finds_deltas_within_the_depth() {
+    for (depth, window) in [("50", "250"), ("3", "10")] {
+        let dest = convert(
+            &format!("pack-deltas-noreuse{depth}"),
+            &["--no-reuse-deltas", "--window", window, "--depth", depth],
+        );
+        check(&dest);
+        let packs = verify_packs(&dest);
+        assert_deltas_of_every_kind(&packs);
+        let depth: usize = depth.parse().unwrap();
+        assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
+    }
+}
+
+#[test]
+fn without_a_window_only_the_source_pairing_makes_deltas() {
+    // --window 0: nothing is searched; the loose a.txt versions and the
+    // commits git paired with newer ones are whole.
+    let dest = convert("pack-deltas-window0", &["--window", "0"]);
+    check(&dest);
+    let plain = verify_packs(&dest);
+    let searched = verify_packs(&convert("pack-deltas-window10", &["--window", "10"]));
+    let count = |p: &Packs, kind: &str| p.deltas.get(kind).copied().unwrap_or(0);
+    assert!(
+        count(&searched, "blob") > count(&plain, "blob"),
+        "{plain:?} {searched:?}"
+    );
+    assert!(
+        count(&searched, "commit") > count(&plain, "commit"),
+        "{plain:?} {searched:?}"
+    );
+    // Nothing at all with --no-reuse-deltas and no window.
+    let none = verify_packs(&convert(
+        "pack-deltas-nothing",
+        &["--window", "0", "--no-reuse-deltas"],
+    ));
+    assert!(none.deltas.is_empty(), "{none:?}");
+}
+
+/// `convert --no-reuse-deltas ARGS` with segments of `segment_objects`.
+fn convert_in_segments(name: &str, segment_objects: &str, args: &[&str]) -> PathBuf {
+    let dest = scratch_dir(name).join("dest.git");
+    run_ok(
+        rehash_command()
+            .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", segment_objects)
+            .args(["convert", "--quiet", "--no-reuse-deltas"])
+            .args(args)
+            .arg(source())
+            .arg(&dest),
+    );
+    dest
+}
+
+#[test]
+fn small_segments_keep_chains_valid() {
+    // Many packs of 37 objects: deltas whose base fell into an earlier
+    // pack are stored whole, every pack stands alone.
+    let dest = convert_in_segments("pack-deltas-segments", "37", &["--depth", "5"]);
+    check(&dest);
+    let packs = verify_packs(&dest);
+    assert!(pack_files(&dest).len() > 5);
+    assert!(
+        packs.longest_chain <= 5 && !packs.deltas.is_empty(),
+        "{packs:?}"
+    );
+}
+
+#[test]
+fn the_pack_does_not_depend_on_the_thread_count() {
+    let packs = |jobs: &str| {
+        let dest =
+            convert_in_segments(&format!("pack-deltas-j{jobs}"), "100000", &["--jobs", jobs]);
+        // A pack's name is its checksum.
+        let names: Vec<_> = pack_files(&dest)
+            .iter()
+            .map(|p| p.file_name().expect("name").to_owned())
+            .collect();
+        names
+    };
+    assert_eq!(packs("1"), packs("3"));
+}
+
+#[test]
+fn source_deltas_are_reused_for_blobs_and_remade_for_trees() {
+    let converted = default_conversion();
+    let source_deltas: usize = pack_files(&default_repo().git_dir())
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pack"))
+        .map(|p| {
+            pack_entries(p, "sha1")
+                .iter()
+                .filter(|e| e.kind == OBJ_OFS_DELTA || e.kind == OBJ_REF_DELTA)
+                .count()
+        })
+        .sum();
+    assert!(source_deltas > 0, "the fixture has deltas");
+    let dest_deltas: Vec<PackEntry> = pack_files(&converted.dest)
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pack"))
+        .flat_map(|p| pack_entries(p, "sha256"))
+        .filter(|e| e.kind == OBJ_OFS_DELTA)
+        .collect();
+    assert!(
+        !dest_deltas.is_empty(),
+        "deltas of the source pack are reused"
+    );
+    let kinds: BTreeSet<String> = dest_deltas
+        .iter()
+        .map(|e| git(&converted.dest, &["cat-file", "-t", &e.id]))
+        .collect();
+    assert!(kinds.contains("blob"), "blob deltas are copied: {kinds:?}");
+    assert!(
+        kinds.contains("tree"),
+        "tree deltas are made anew: {kinds:?}"
+    );
+}

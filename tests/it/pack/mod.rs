@@ -1,0 +1,14 @@
+//! Packs: reading git's packs, writing packs git accepts, and the deltas
+//! of the packs a conversion writes.
+
+mod deltas;
+mod read;
+mod read_throughput;
+mod write;
+
+use crate::support::library::{ObjectId, ObjectKind};
+
+/// For packs that need no base from outside: every lookup finds nothing.
+fn no_external(_: &ObjectId) -> Option<(ObjectKind, Vec<u8>)> {
+    None
+}

@@ -1,0 +1,56 @@
+//! Small histories made with git in a test's own repository.
+
+use std::path::Path;
+
+use super::git::git;
+
+/// Writes `content` to `file` in the work tree of `repo`, commits it with
+/// `message` and returns the new commit's name.
+pub fn commit_file(repo: &Path, file: &str, content: &str, message: &str) -> String {
+    std::fs::write(repo.join(file), content).unwrap();
+    git(repo, &["add", file]);
+    git(repo, &["commit", "-q", "-m", message]);
+    git(repo, &["rev-parse", "HEAD"])
+}
+
+/// A repository in `dir` with history worth deltifying: growing and edited
+/// files in nested trees, a binary-ish file, a tag.
+pub fn deltified_history(dir: &Path) {
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::create_dir_all(dir.join("src/deep")).unwrap();
+    let mut text = String::new();
+    for commit in 0..24 {
+        for line in 0..40 {
+            text.push_str(&format!(
+                "commit {commit} line {line}: some words to compress\n"
+            ));
+        }
+        text = text.replace(&format!("commit {} line 3", commit / 2), "edited");
+        std::fs::write(dir.join("a.txt"), &text).unwrap();
+        std::fs::write(dir.join("src/deep/b.txt"), text.repeat(2)).unwrap();
+        let bin: Vec<u8> = (0..5000u32)
+            .map(|i| ((i * 7 + commit) % 256) as u8)
+            .collect();
+        std::fs::write(dir.join("src/bin.dat"), bin).unwrap();
+        std::fs::write(
+            dir.join(format!("src/f{}.txt", commit % 5)),
+            format!("{commit}\n"),
+        )
+        .unwrap();
+        git(dir, &["add", "-A"]);
+        git(
+            dir,
+            &["commit", "-q", "-m", &format!("commit {commit}\n\nbody")],
+        );
+    }
+    git(dir, &["tag", "-a", "-m", "a tag", "v1"]);
+}
+
+/// The commit a gitlink entry `path` in `treeish` of `repo` pins.
+pub fn gitlink_in(repo: &Path, treeish: &str, path: &str) -> String {
+    let line = git(repo, &["ls-tree", treeish, "--", path]);
+    let rest = line
+        .strip_prefix("160000 commit ")
+        .unwrap_or_else(|| panic!("not a gitlink: {line}"));
+    rest.split('\t').next().unwrap().to_owned()
+}
