@@ -5,6 +5,7 @@ mod convert_cmd;
 mod map_cmd;
 mod phase_timings;
 mod progress_bars;
+mod repack_cmd;
 mod translate_text_cmd;
 mod verify_cmd;
 
@@ -29,6 +30,9 @@ enum Command {
     Map(map_cmd::MapArgs),
     /// Rewrite the SHA-1 commit and tag names in a text (stdin to stdout).
     TranslateText(translate_text_cmd::TranslateTextArgs),
+    /// Fold the packs of a converted repository (one per incremental run)
+    /// into one, and write its commit-graph and bitmap again.
+    Repack(repack_cmd::RepackArgs),
     /// Check a conversion: object names, the map (by translating back to
     /// SHA-1), and refs (against SOURCE when given).
     Verify(verify_cmd::VerifyArgs),
@@ -49,6 +53,7 @@ pub fn main() -> ExitCode {
         Command::Map(args) => map_cmd::run(args),
         Command::TranslateText(args) => translate_text_cmd::run(args),
         Command::Verify(args) => verify_cmd::run(args),
+        Command::Repack(args) => repack_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -20,6 +20,7 @@
 mod context;
 mod dest;
 mod error;
+mod finish;
 mod interop;
 mod objects;
 mod options;
@@ -33,6 +34,8 @@ mod write;
 use std::time::Instant;
 
 pub use error::{ConvertError, role_name};
+pub use finish::repack::{Repacked, repack};
+pub use finish::serve::ServingIndexes;
 pub use interop::InteropOutcome;
 pub use interop::external_map::surrogate_for;
 pub use interop::rekey_notes::RekeyedRef;
@@ -169,6 +172,7 @@ fn convert_in_pool(
     let plan::Planned {
         scanned,
         waves,
+        pairs,
         gitlink_targets,
     } = match planned {
         Ok(planned) => planned,
@@ -189,16 +193,27 @@ fn convert_in_pool(
     resume::clean_leftovers(&dest, &map)?;
     map.set_meta("state", "converting")?;
 
-    let (written, mut map, map_run) =
-        write::write_objects(&run, &table, waves, dest_layout::pack_dir(&dest.path), map)?;
+    let (written, mut map, map_run) = write::write_objects(
+        &run,
+        &table,
+        waves,
+        &pairs,
+        dest_layout::pack_dir(&dest.path),
+        map,
+    )?;
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.unknown_headers = written.mapped.unknown_headers;
-    outcome.packs_written = written.packs;
-    outcome.pack_size = written.pack_size;
-
-    // Nothing reads objects through the caches any more (notes rekeying
-    // below fills them again if it runs).
+    outcome.segments_written = written.packs;
+    // Nothing reads objects through the caches any more: the fold reads
+    // the segments, the rest only names.
     read_cache::release_all();
+    stops.check_interrupt()?;
+    let folded = finish::fold_segments(&dest.path, &mut map, map_run, &table, &stops, progress)?;
+    if let Some(folded) = &folded {
+        outcome.packs_written = 1;
+        outcome.pack_size = folded.bytes;
+    }
+
     progress.start("writing refs, indexing map", None);
     stops.check_interrupt()?;
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
@@ -251,6 +266,12 @@ fn convert_in_pool(
     )?;
     stops.kill_point(phase::PUBLISH);
     dest.publish(&refs_done.head, &config)?;
+    stops.kill_point(phase::PUBLISHED);
+    outcome.serving = if folded.is_some() || !finish::serve::present(&dest.path) {
+        finish::serve::write(&dest.path, progress)?
+    } else {
+        ServingIndexes::Current
+    };
     outcome.elapsed = started.elapsed();
     Ok(outcome)
 }

@@ -24,9 +24,15 @@ pub struct ConvertOutcome {
     /// (taken from its checkpoint instead of being decoded again).
     pub objects_restored: u64,
     pub bytes_inflated: u64,
-    /// Packs this run added to DEST, and their total size.
+    /// Packs this run added to DEST (one, or none when it had nothing new
+    /// to write), and their total size.
     pub packs_written: u32,
+    /// Segments this run wrote on the way (checkpoints, folded into the
+    /// pack at the end).
+    pub segments_written: u32,
     pub pack_size: u64,
+    /// DEST's commit-graph and reachability bitmap.
+    pub serving: crate::convert::ServingIndexes,
     pub blobs_copied_compressed: u64,
     pub unknown_headers: BTreeMap<String, u64>,
     pub refs_written: usize,

@@ -80,12 +80,72 @@ impl IdMap {
         tx.commit().map_err(sql)
     }
 
-    /// The file stems of every committed segment, in commit order.
+    /// The file stems of every committed segment, folded or not, in
+    /// commit order.
     pub fn segment_packs(&self) -> Result<Vec<String>, IdMapError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT pack FROM segments ORDER BY seq")
-            .map_err(|e| self.sql(e))?;
+        self.stems("SELECT pack FROM segments ORDER BY seq")
+    }
+
+    /// The segments whose own files still hold their objects (not folded
+    /// into a pack yet), in commit order.
+    pub fn pending_segments(&self) -> Result<Vec<String>, IdMapError> {
+        self.stems("SELECT pack FROM segments WHERE folded_into IS NULL ORDER BY seq")
+    }
+
+    /// The packs finish steps wrote, oldest run first.
+    pub fn folded_packs(&self) -> Result<Vec<String>, IdMapError> {
+        self.stems("SELECT pack FROM packs ORDER BY run, pack")
+    }
+
+    /// Every pack file DEST must have: the folded packs and the pending
+    /// segments. Any other pack in `objects/pack` is a leftover.
+    pub fn live_packs(&self) -> Result<Vec<String>, IdMapError> {
+        let mut stems = self.folded_packs()?;
+        stems.extend(self.pending_segments()?);
+        Ok(stems)
+    }
+
+    /// In one transaction: `pack` (written by `run`, renamed into place and
+    /// durable) now holds the objects of `segments`, which may be deleted;
+    /// the packs in `replaced` (their objects all in `pack` too) are gone.
+    pub fn record_fold(
+        &mut self,
+        run: RunId,
+        pack: &str,
+        objects: u64,
+        bytes: u64,
+        segments: &[String],
+        replaced: &[String],
+    ) -> Result<(), IdMapError> {
+        let sql = IdMapError::sql_at(&self.path);
+        let tx = self.conn.transaction().map_err(sql)?;
+        {
+            for old in replaced {
+                tx.execute("DELETE FROM packs WHERE pack = ?1", [old])
+                    .map_err(sql)?;
+                tx.execute(
+                    "UPDATE segments SET folded_into = ?1 WHERE folded_into = ?2",
+                    params![pack, old],
+                )
+                .map_err(sql)?;
+            }
+            tx.execute(
+                "INSERT OR REPLACE INTO packs (pack, run, objects, bytes) VALUES (?1, ?2, ?3, ?4)",
+                params![pack, run.0, objects as i64, bytes as i64],
+            )
+            .map_err(sql)?;
+            let mut fold = tx
+                .prepare("UPDATE segments SET folded_into = ?1 WHERE pack = ?2")
+                .map_err(sql)?;
+            for segment in segments {
+                fold.execute(params![pack, segment]).map_err(sql)?;
+            }
+        }
+        tx.commit().map_err(sql)
+    }
+
+    fn stems(&self, query: &str) -> Result<Vec<String>, IdMapError> {
+        let mut stmt = self.conn.prepare(query).map_err(|e| self.sql(e))?;
         let names: Vec<String> = stmt
             .query_map([], |r| r.get::<_, String>(0))
             .map_err(|e| self.sql(e))?

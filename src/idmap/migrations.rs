@@ -58,6 +58,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0005_staged_rows.sql"),
         then: None,
     },
+    Migration {
+        id: 6,
+        sql: include_str!("../../migrations/0006_folded_packs.sql"),
+        then: None,
+    },
 ];
 
 /// The highest migration number this build knows.

@@ -186,6 +186,12 @@ impl ObjectTable {
         ObjectId::Sha1(self.sha1[i as usize])
     }
 
+    /// A key that sorts objects in SOURCE's storage order: by pack, then
+    /// offset; loose objects (all the same key) last.
+    pub fn storage_order(&self, i: u32) -> u64 {
+        self.location[i as usize].0
+    }
+
     pub fn location(&self, i: u32) -> Location {
         self.location[i as usize].get()
     }

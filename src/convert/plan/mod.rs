@@ -4,6 +4,7 @@
 
 pub mod gitlinks;
 pub mod schedule;
+pub mod source_pairs;
 
 use std::path::Path;
 
@@ -14,13 +15,17 @@ use super::objects::table::{ObjectTable, well_known_pair};
 use super::scan;
 use crate::convert::error::Refusal;
 use crate::hash::ObjectId;
+use crate::pack::PackLayout;
 use crate::refs;
+use source_pairs::SourcePairs;
 
 /// What the writes start from.
 pub struct Planned {
     pub scanned: scan::ScanOutcome,
     /// Trees, commits and tags in dependency order (`schedule.rs`).
     pub waves: Vec<Vec<u32>>,
+    /// SOURCE's delta pairing, reused by the write passes.
+    pub pairs: SourcePairs,
     pub gitlink_targets: interop::GitlinkTargets,
 }
 
@@ -50,12 +55,20 @@ pub fn plan(
             return Err(Refusal::MissingRefTarget { refname, id }.into());
         }
     }
-    let waves = schedule::waves(table, &mut scanned.edges)?;
+    let layouts = run
+        .inventory
+        .packs
+        .iter()
+        .map(PackLayout::new)
+        .collect::<Result<Vec<_>, _>>()?;
+    let pairs = SourcePairs::compute(run.inventory, &layouts, table)?;
+    let waves = schedule::waves(table, &mut scanned.edges, &pairs.delta_edges(table))?;
     // The waves say all the edges did; they would only weigh on the passes.
     scanned.edges = Vec::new();
     Ok(Planned {
         scanned,
         waves,
+        pairs,
         gitlink_targets,
     })
 }

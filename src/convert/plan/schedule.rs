@@ -13,10 +13,17 @@ use crate::convert::objects::table::{Location, ObjectTable};
 use crate::object::ObjectKind;
 
 /// The waves, in order; every tree, commit and tag without a map row
-/// appears exactly once.
+/// appears exactly once. `edges` are references (a tree's entries, a
+/// commit's tree, parents and mergetags, a tag's target); `delta_edges`
+/// pair an object with the base SOURCE stores it as a delta of, so that
+/// the base is named first and the delta can name it. References decide;
+/// delta edges yield where they would close a cycle with them: when no
+/// object is free, those waiting only for a delta base are let go (the
+/// map pass then stores them whole).
 pub fn waves(
     table: &ObjectTable,
     edges: &mut Vec<(u32, u32)>,
+    delta_edges: &[(u32, u32)],
 ) -> Result<Vec<Vec<u32>>, ConvertError> {
     // Blobs are named during the scan and objects converted by an earlier
     // run are named by the map: neither holds anything up.
@@ -27,33 +34,89 @@ pub fn waves(
     edges.dedup();
 
     let n = table.len();
+    // What each object waits for: references, and at most one delta base.
     let mut pending = vec![0u32; n];
     for &(dependent, _) in edges.iter() {
         pending[dependent as usize] += 1;
     }
-    // CSR adjacency: dependents of `d` are edges[start[d]..start[d + 1]].
-    let mut start = vec![0usize; n + 1];
-    for &(_, dep) in edges.iter() {
-        start[dep as usize + 1] += 1;
+    let mut waits_for_base = vec![false; n];
+    for &(dependent, _) in delta_edges {
+        waits_for_base[dependent as usize] = true;
     }
-    for i in 0..n {
-        start[i + 1] += start[i];
-    }
+    let mut delta_dependents = delta_edges.to_vec();
+    delta_dependents.par_sort_unstable_by_key(|&(_, base)| base);
+    let by_dep = |list: &[(u32, u32)]| {
+        // CSR adjacency: dependents of `d` are list[start[d]..start[d + 1]].
+        let mut start = vec![0usize; n + 1];
+        for &(_, dep) in list {
+            start[dep as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        start
+    };
+    let (start, delta_start) = (by_dep(edges), by_dep(&delta_dependents));
+    let free = |i: usize, pending: &[u32], waits: &[bool]| pending[i] == 0 && !waits[i];
 
     let mut current: Vec<u32> = table
         .indices()
-        .filter(|&i| needs_translation(table, i) && pending[i as usize] == 0)
+        .filter(|&i| needs_translation(table, i) && free(i as usize, &pending, &waits_for_base))
         .collect();
+    let to_translate = table
+        .indices()
+        .filter(|&i| needs_translation(table, i))
+        .count();
     let mut waves = Vec::new();
     let mut placed = 0usize;
-    while !current.is_empty() {
+    loop {
+        if current.is_empty() {
+            if placed == to_translate {
+                break;
+            }
+            // Only delta bases can be waited for in a ring with references:
+            // let those objects go.
+            current = table
+                .indices()
+                .filter(|&i| {
+                    let i = i as usize;
+                    needs_translation(table, i as u32) && pending[i] == 0 && waits_for_base[i]
+                })
+                .collect();
+            if current.is_empty() {
+                // Objects that reference each other in a cycle, which
+                // content addressing rules out for honest data.
+                let stuck = table
+                    .indices()
+                    .find(|&i| pending[i as usize] > 0)
+                    .expect("some object is still pending");
+                return Err(CorruptInput::ReferenceCycle {
+                    id: table.sha1(stuck),
+                }
+                .into());
+            }
+            for &i in &current {
+                waits_for_base[i as usize] = false;
+            }
+        }
         let mut next = Vec::new();
         for &done in &current {
-            for &(dependent, _) in &edges[start[done as usize]..start[done as usize + 1]] {
-                let p = &mut pending[dependent as usize];
-                *p -= 1;
-                if *p == 0 {
+            let done = done as usize;
+            for &(dependent, _) in &edges[start[done]..start[done + 1]] {
+                let d = dependent as usize;
+                pending[d] -= 1;
+                if free(d, &pending, &waits_for_base) {
                     next.push(dependent);
+                }
+            }
+            for &(dependent, _) in &delta_dependents[delta_start[done]..delta_start[done + 1]] {
+                let d = dependent as usize;
+                // Let go already (a ring), or placed: nothing to wait for.
+                if waits_for_base[d] {
+                    waits_for_base[d] = false;
+                    if free(d, &pending, &waits_for_base) {
+                        next.push(dependent);
+                    }
                 }
             }
         }
@@ -63,22 +126,6 @@ pub fn waves(
         // walking each chain from the top (SHA-1 order is random access).
         current.par_sort_unstable_by_key(|&i| source_order(table, i));
         waves.push(std::mem::replace(&mut current, next));
-    }
-    let to_translate = table
-        .indices()
-        .filter(|&i| needs_translation(table, i))
-        .count();
-    if placed != to_translate {
-        // Only possible with objects that reference each other in a cycle,
-        // which content addressing rules out for honest data.
-        let stuck = table
-            .indices()
-            .find(|&i| pending[i as usize] > 0)
-            .expect("some object is still pending");
-        return Err(CorruptInput::ReferenceCycle {
-            id: table.sha1(stuck),
-        }
-        .into());
     }
     Ok(waves)
 }

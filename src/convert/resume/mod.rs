@@ -157,7 +157,7 @@ pub fn load_map(map: &IdMap, table: &mut ObjectTable) -> Result<u64, ConvertErro
 /// committed: their objects have no rows and are written again). Checks
 /// that every journaled pack is still there.
 pub fn clean_leftovers(dest: &Dest, map: &IdMap) -> Result<(), ConvertError> {
-    let journaled: HashSet<String> = map.segment_packs()?.into_iter().collect();
+    let journaled: HashSet<String> = map.live_packs()?.into_iter().collect();
     let dir = dest.pack_dir();
     let mut entries: Vec<_> = fs::read_dir(&dir)
         .map_err(|e| ConvertError::io(&dir, e))?

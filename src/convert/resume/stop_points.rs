@@ -32,10 +32,16 @@ pub mod phase {
     pub const IN_COMMIT: &str = "in-commit";
     /// After a segment's rows are committed.
     pub const COMMITTED: &str = "committed";
+    /// The folded pack is renamed into place; the journal does not know it.
+    pub const FOLDED: &str = "folded";
+    /// The journal records the fold; the segments are not deleted yet.
+    pub const FOLD_RECORDED: &str = "fold-recorded";
     /// Refs written, stale refs not yet removed.
     pub const REFS: &str = "refs";
     /// Everything durable, `HEAD` and `config` not yet written.
     pub const PUBLISH: &str = "publish";
+    /// DEST published; its commit-graph and bitmap not yet written.
+    pub const PUBLISHED: &str = "published";
 }
 
 /// The interrupt flag and the test hooks of one run.

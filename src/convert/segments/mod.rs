@@ -3,5 +3,4 @@
 //! checkpointing.
 
 pub mod commits;
-pub mod index;
 pub mod writer;

@@ -32,8 +32,7 @@ use std::time::{Duration, Instant};
 use crate::convert::ConvertError;
 use crate::convert::resume::stop_points::phase;
 use crate::convert::segments::commits::{Journal, Renamed};
-use crate::convert::segments::index::SegmentIndex;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::HashKind;
 use crate::object::ObjectKind;
 use crate::pack::write::PackWriter;
 
@@ -71,11 +70,6 @@ struct OpenSegment {
     /// map rows are read from the table when the segment commits (the
     /// names are set by then), instead of ~70 bytes an object held here.
     objects: Vec<u32>,
-    /// Each object's entry number in the pack (where it starts) and the
-    /// length of its delta chain (0: whole), by name: a delta may only name
-    /// a base in its own pack (a repository's packs are never thin), whose
-    /// chain is shorter than the depth limit.
-    places: SegmentIndex,
     started: Instant,
 }
 
@@ -100,8 +94,6 @@ pub struct SegmentWriter<'scope, 'a> {
     /// Objects this sequence still has to write; the last segment holds
     /// exactly the rest.
     remaining: u64,
-    /// `--depth`: the longest delta chain written.
-    max_depth: u32,
     target: u32,
     /// [`segment_ceiling`] of this sequence.
     ceiling: u32,
@@ -119,7 +111,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         scope: &'scope Scope<'scope, 'a>,
         journal: &'a Journal<'a>,
         sequence: usize,
-        max_depth: u32,
     ) -> Self {
         let total = journal.total(sequence);
         SegmentWriter {
@@ -129,7 +120,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             sequence,
             finishing: None,
             remaining: total,
-            max_depth,
             ceiling: segment_ceiling(total),
             target: journal.hooks().segment_objects.unwrap_or(FIRST_SEGMENT),
             current: None,
@@ -149,48 +139,37 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         let sha256 = self.journal.table().written_name(at);
         let segment = self.open()?;
         segment.pack.add_compressed(sha256, kind, size, zlib)?;
-        self.added(at, sha256, 0)
+        self.added(at)
     }
 
     /// Appends table object `at` as a delta whose zlib stream is ready
-    /// (copied from the source pack: blob deltas are the same in both hash
-    /// worlds) against table object `base`, both named, if `base` is in the
-    /// current segment and its chain is shorter than the depth limit.
-    /// Returns false, writing nothing, when it is not; the caller then
-    /// writes the object whole (or as a delta of another base).
+    /// against table object `base`, both named, as a REF_DELTA: `base` may
+    /// be in any segment of this conversion, written before or after, so
+    /// segments are thin. They stay private until the finish step copies
+    /// every entry into one pack, bases first (`convert/finish/`). The
+    /// callers keep chains within `--depth` (`write/delta_policy.rs`).
     pub fn add_delta_compressed(
         &mut self,
         at: u32,
         base: u32,
         delta_size: u64,
         zlib: &[u8],
-    ) -> Result<bool, ConvertError> {
-        let (max_depth, table) = (self.max_depth, self.journal.table());
+    ) -> Result<(), ConvertError> {
+        let table = self.journal.table();
         let (sha256, base) = (table.written_name(at), table.written_name(base));
         let segment = self.open()?;
-        let objects = &segment.objects;
-        let name_at = |p: u32| table.written_name(objects[p as usize]);
-        let Some((base_entry, base_depth)) = segment.places.get(&base, name_at) else {
-            return Ok(false);
-        };
-        if base_depth >= max_depth {
-            return Ok(false);
-        }
-        let base_offset = segment.pack.entry_offset(base_entry);
         segment
             .pack
-            .add_ofs_delta_compressed(sha256, base_offset, delta_size, zlib)?;
-        self.added(at, sha256, base_depth + 1)?;
-        Ok(true)
+            .add_ref_delta_compressed(sha256, base, delta_size, zlib)?;
+        self.added(at)
     }
 
     /// Bookkeeping after an object entered the open segment.
-    fn added(&mut self, at: u32, sha256: ObjectId, depth: u32) -> Result<(), ConvertError> {
+    fn added(&mut self, at: u32) -> Result<(), ConvertError> {
         let segment = self
             .current
             .as_mut()
             .expect("an object was just added to it");
-        segment.places.push(sha256, depth);
         segment.objects.push(at);
         let full = segment.pack.entries_written() == segment.count;
         self.remaining -= 1;
@@ -238,7 +217,6 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
                 pack,
                 count,
                 objects: Vec::with_capacity(count as usize),
-                places: SegmentIndex::with_capacity(count as usize),
                 started: Instant::now(),
             });
         }
@@ -246,9 +224,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 
     fn finish_segment(&mut self) -> Result<(), ConvertError> {
-        let mut segment = self.current.take().expect("a segment is open");
-        // No delta can name this segment's objects any more.
-        segment.places = SegmentIndex::default();
+        let segment = self.current.take().expect("a segment is open");
         if self.journal.hooks().segment_objects.is_none() {
             // Aim the next segment at SEGMENT_TIME at the rate just seen,
             // growing at most GROWTH-fold: a rate measured on quickly copied

@@ -19,15 +19,13 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use crate::convert::ConvertError;
-use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::read_cache;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::objects::table::Location;
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::chunking::chunks_within;
-use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
+use crate::convert::write::delta_policy::{git_order, pieces, search_pieces};
 use crate::convert::write::pass::Pass;
 use crate::object::ObjectKind;
-use crate::pack::PackLayout;
 use crate::pack::write::Window;
 use crate::pack::{EntryKind, PackError};
 use crate::zlib::deflate;
@@ -56,7 +54,7 @@ enum Payload<'a> {
 /// Counts progress in blobs appended (the caller's phase).
 pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u64, ConvertError> {
     let (inventory, layouts, table) = (pass.inventory, pass.layouts, pass.table);
-    let (level, deltas, progress) = (pass.level, pass.deltas, pass.progress);
+    let (_level, deltas, progress) = (pass.level, pass.deltas, pass.progress);
     let is_searched = |i: u32| {
         deltas.searching() && (!deltas.reuse || matches!(table.location(i), Location::Loose))
     };
@@ -94,15 +92,14 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         let (plain, searched) = chunk.split_at(split);
         let mut prepared: Vec<Prepared<'_>> = plain
             .par_iter()
-            .map(|&at| payload(inventory, table, layouts, at, level, deltas.reuse))
+            .map(|&at| payload(pass, at, true))
             .collect::<Result<_, _>>()?;
         let ranges = pieces(searched.len(), |k| {
             Some(key(searched[k])).filter(|&h| h != 0)
         });
         let (found, carry) = search_pieces(ranges, carry, |range, window| {
             let piece = &searched[range];
-            search_piece(inventory, table, layouts, piece, level, deltas, window)
-                .map(|(payloads, window)| (payloads, Some(window)))
+            search_piece(pass, piece, window).map(|(payloads, window)| (payloads, Some(window)))
         })?;
         prepared.extend(found);
         Ok((prepared, carry))
@@ -114,7 +111,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
     for (k, chunk) in chunks.iter().enumerate() {
         let (payloads, carry) = ready.take().expect("prepared before its turn");
         let (appended, next) = rayon::join(
-            || append(inventory, table, level, pack, payloads),
+            || append(pack, payloads),
             || chunks.get(k + 1).map(|c| prepare(c, carry)).transpose(),
         );
         copied += appended?;
@@ -137,9 +134,6 @@ type Ready<'a> = (Vec<Prepared<'a>>, Option<BlobWindow>);
 /// Appends one chunk's blobs in order; returns how many went in as copies
 /// of their source bytes.
 fn append(
-    inventory: &Inventory,
-    table: &ObjectTable,
-    level: u32,
     pack: &mut SegmentWriter<'_, '_>,
     payloads: Vec<Prepared<'_>>,
 ) -> Result<u64, ConvertError> {
@@ -158,15 +152,8 @@ fn append(
                 pack.add_compressed(at, ObjectKind::Blob, size, zlib)?
             }
             Payload::Delta { base, zlib } => {
-                if pack.add_delta_compressed(at, base, size, &zlib)? {
-                    copied += u64::from(!window_made);
-                } else {
-                    // The base went into an earlier segment: store it whole.
-                    let mut body = Vec::new();
-                    read_cache::read(inventory, table, at, &mut body)?;
-                    let zlib = deflate(&body, level);
-                    pack.add_compressed(at, ObjectKind::Blob, body.len() as u64, &zlib)?
-                }
+                pack.add_delta_compressed(at, base, size, &zlib)?;
+                copied += u64::from(!window_made);
             }
             Payload::Deflated(zlib) => pack.add_compressed(at, ObjectKind::Blob, size, &zlib)?,
         };
@@ -178,15 +165,12 @@ fn append(
 /// window of the blobs before it, and stored as the best delta found, or
 /// whole.
 fn search_piece<'a>(
-    inventory: &'a Inventory,
-    table: &ObjectTable,
-    layouts: &[PackLayout<'_>],
+    pass: &Pass<'a>,
     piece: &[u32],
-    level: u32,
-    deltas: DeltaOptions,
     window: Option<BlobWindow>,
 ) -> Result<(Vec<Prepared<'a>>, BlobWindow), ConvertError> {
-    let mut window = window.unwrap_or_else(|| Window::new(deltas.window_options()));
+    let (inventory, table, level) = (pass.inventory, pass.table, pass.level);
+    let mut window = window.unwrap_or_else(|| Window::new(pass.deltas.window_options()));
     let mut out = Vec::with_capacity(piece.len());
     for &at in piece {
         let mut body = Vec::new();
@@ -198,7 +182,7 @@ fn search_piece<'a>(
                 window.push(at, depth, body);
             }
             None => {
-                out.push(payload(inventory, table, layouts, at, level, false)?);
+                out.push(payload(pass, at, false)?);
                 window.push(at, 0, body);
             }
         }
@@ -207,16 +191,10 @@ fn search_piece<'a>(
 }
 
 /// How blob `at` is stored without a window search: its source bytes
-/// copied when the source stores it whole (or, with `reuse`, as a delta),
-/// else deflated anew.
-fn payload<'a>(
-    inventory: &'a Inventory,
-    table: &ObjectTable,
-    layouts: &[PackLayout<'_>],
-    at: u32,
-    level: u32,
-    reuse: bool,
-) -> Result<Prepared<'a>, ConvertError> {
+/// copied when the source stores it whole (or, when it keeps its source
+/// pairing and `pairing` allows it, as a delta), else deflated anew.
+fn payload<'a>(pass: &Pass<'a>, at: u32, pairing: bool) -> Result<Prepared<'a>, ConvertError> {
+    let (inventory, table, layouts, level) = (pass.inventory, pass.table, pass.layouts, pass.level);
     if let Location::Packed {
         pack: pack_no,
         offset,
@@ -225,15 +203,7 @@ fn payload<'a>(
         let pack = &inventory.packs[pack_no as usize];
         let layout = &layouts[pack_no as usize];
         let entry = pack.data.entry_at(offset)?;
-        // Looked up here, on the parallel side, rather than by the appender.
-        let base = layout
-            .delta_base(pack, &entry.kind)
-            .filter(|_| reuse)
-            .map(|base| {
-                table
-                    .find_id(&base)
-                    .expect("a delta base in the source is an object of the table")
-            });
+        let base = pass.source_base(at).filter(|_| pairing);
         let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
         // Table locations are idx entries, so `entry` finds every one.
         if copyable && let Some((position, end)) = layout.entry(offset) {

@@ -120,7 +120,7 @@ pub fn map_pass(
     waves: Vec<Vec<u32>>,
     pack: &mut SegmentWriter<'_, '_>,
 ) -> Result<MapOutcome, ConvertError> {
-    let (inventory, table, opts, level) = (pass.inventory, pass.table, pass.translate, pass.level);
+    let table = pass.table;
     let mut outcome = MapOutcome::default();
     let waves = search_order(table, waves, pass.deltas);
     let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
@@ -130,7 +130,6 @@ pub fn map_pass(
         carry: None,
         prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| prepare_chunk(pass, chunk, carry),
     };
-    let whole = |at| read_translated(inventory, table, at, opts).map(|(_, body, _)| body);
     // The first chunk alone: nothing to append beside it yet.
     let mut ready = ahead.prepare_while(&AtomicBool::new(false));
     loop {
@@ -139,7 +138,7 @@ pub fn map_pass(
             break;
         }
         let appended;
-        (appended, ready) = ahead.beside(|| append_all(pack, backlog, level, &whole, &mut outcome));
+        (appended, ready) = ahead.beside(|| append_all(pack, backlog, &mut outcome));
         let objects = appended?;
         outcome.translated += objects;
         pass.progress.advance(objects);
@@ -203,14 +202,12 @@ where
 fn append_all(
     pack: &mut SegmentWriter<'_, '_>,
     chunks: Vec<Vec<Translated>>,
-    level: u32,
-    whole: &Rebuild<'_>,
     outcome: &mut MapOutcome,
 ) -> Result<u64, ConvertError> {
     let mut objects = 0;
     for done in chunks {
         objects += done.len() as u64;
-        append(pack, done, level, whole, outcome)?;
+        append(pack, done, outcome)?;
         pack.checkpoint()?;
     }
     Ok(objects)
@@ -385,33 +382,28 @@ type Windows = Vec<(ObjectKind, Window<Arc<[u8]>>)>;
 
 /// How one object of a chunk is stored, before the window search.
 enum Plan {
-    /// Decided: `base` is the position of its delta base in the chunk.
-    Done { stored: Stored, base: Option<usize> },
+    /// Decided.
+    Done { stored: Stored },
     /// For the window search.
     Search,
 }
 
 /// What the source pack's pairing offers one object.
 enum SourcePairing {
-    /// A delta against the translated source base (its table position;
-    /// then its position in the chunk, if it is there).
-    Delta(u32, Vec<u8>, Option<usize>),
-    /// Whole in the source, or its delta would not pay: whole.
+    /// A delta against the translated source base (its table position).
+    Delta(u32, Vec<u8>),
+    /// Whole in the source, its chain cut there, or its delta would not
+    /// pay: whole.
     Whole,
-    /// Loose, or the source base is not written before it.
+    /// Loose, or its source base is not named before it: left to the
+    /// window search.
     Unserved,
 }
 
-/// The translated form of a source object, made again.
-type Rebuild<'a> = dyn Fn(u32) -> Result<Vec<u8>, ConvertError> + Sync + 'a;
-
-/// Appends a prepared chunk in order. A delta whose base went into an
-/// earlier segment (packs do not refer to each other) is stored whole.
+/// Appends a prepared chunk in order.
 fn append(
     pack: &mut SegmentWriter<'_, '_>,
     done: Vec<Translated>,
-    level: u32,
-    whole: &Rebuild<'_>,
     outcome: &mut MapOutcome,
 ) -> Result<(), ConvertError> {
     for t in done {
@@ -422,13 +414,8 @@ fn append(
                 delta_size,
                 zlib,
             } => {
-                if pack.add_delta_compressed(t.at, base, delta_size, &zlib)? {
-                    outcome.deltas += 1;
-                } else {
-                    let body = whole(t.at)?;
-                    let zlib = deflate(&body, level);
-                    pack.add_compressed(t.at, t.kind, body.len() as u64, &zlib)?;
-                }
+                pack.add_delta_compressed(t.at, base, delta_size, &zlib)?;
+                outcome.deltas += 1;
             }
         }
         for name in t.unknown_headers.into_vec() {
@@ -513,14 +500,12 @@ impl ChunkContext<'_> {
     /// The `k`-th object as the source pairing stores it, or for the window.
     fn reused(&self, k: usize) -> Result<Plan, ConvertError> {
         Ok(match self.delta_against_source_base(k)? {
-            SourcePairing::Delta(base, delta, at) => Plan::Done {
+            SourcePairing::Delta(base, delta) => Plan::Done {
                 stored: self.delta(base, &delta),
-                base: at,
             },
             SourcePairing::Unserved if self.pass.deltas.searching() => Plan::Search,
             SourcePairing::Whole | SourcePairing::Unserved => Plan::Done {
                 stored: self.whole(k),
-                base: None,
             },
         })
     }
@@ -546,8 +531,8 @@ impl ChunkContext<'_> {
             return (stored, None);
         }
         let mut windows = windows.unwrap_or_default();
-        // Chain length so far (an estimate for reused deltas whose base is
-        // in an earlier chunk; the segment writer enforces the limit).
+        // Chain lengths, for the window: a reused delta's is bounded by
+        // its source chain's (`source_pairs.rs`).
         let mut depth = vec![0u32; plans.len()];
         let mut out = Vec::with_capacity(plans.len());
         for (i, plan) in plans.into_iter().enumerate() {
@@ -562,11 +547,10 @@ impl ChunkContext<'_> {
             };
             let window = &mut windows[w].1;
             let stored = match plan {
-                Plan::Done { stored, base } => {
-                    depth[i] = match (&stored, base) {
-                        (Stored::Whole { .. }, _) => 0,
-                        (Stored::Delta { .. }, Some(j)) if j >= start => depth[j - start] + 1,
-                        (Stored::Delta { .. }, _) => 1,
+                Plan::Done { stored } => {
+                    depth[i] = match &stored {
+                        Stored::Whole { .. } => 0,
+                        Stored::Delta { .. } => self.pass.output_depth(named.at),
                     };
                     stored
                 }
@@ -591,50 +575,42 @@ impl ChunkContext<'_> {
     fn delta_against_source_base(&self, k: usize) -> Result<SourcePairing, ConvertError> {
         let (inventory, table) = (self.pass.inventory, self.pass.table);
         let target = &self.chunk[k].body;
-        let Location::Packed { pack, offset } = table.location(self.chunk[k].at) else {
-            return Ok(SourcePairing::Unserved);
-        };
-        let source = &inventory.packs[pack as usize];
-        let entry = source.data.entry_at(offset)?;
-        let Some(base_sha1) = self.pass.layouts[pack as usize].delta_base(source, &entry.kind)
-        else {
-            return Ok(SourcePairing::Whole);
-        };
-        let Some(base_at) = table.find_id(&base_sha1) else {
-            return Ok(SourcePairing::Unserved);
-        };
-        if table.kind(base_at) != Some(self.chunk[k].kind) {
+        if matches!(table.location(self.chunk[k].at), Location::Loose) {
             return Ok(SourcePairing::Unserved);
         }
+        let Some(base_at) = self.pass.source_base(self.chunk[k].at) else {
+            return Ok(SourcePairing::Whole);
+        };
         if table.sha256(base_at).is_none() {
-            // Not named yet (a later wave): no base to point at.
+            // Not named yet: the schedule let this object go before its
+            // base, to break a ring of references and delta bases (git
+            // stores an older commit as a delta of its child). The window
+            // search finds it a base among what is named.
             return Ok(SourcePairing::Unserved);
         }
         // As pack-objects: a delta must save at least half of the object.
         let max_size = target.len() / 2;
         let tree = self.chunk[k].kind == ObjectKind::Tree;
-        let (delta, at) = match self.position.get(&base_at) {
-            Some(&j) if j < k && tree => {
-                (self.tree_delta(k, &self.chunk[j].source, max_size), Some(j))
-            }
-            Some(&j) if j < k => (encode_delta(&self.chunk[j].body, target, max_size), Some(j)),
-            // Later in this chunk: written after us, so it cannot be our base.
+        let delta = match self.position.get(&base_at) {
+            Some(&j) if j < k && tree => self.tree_delta(k, &self.chunk[j].source, max_size),
+            Some(&j) if j < k => encode_delta(&self.chunk[j].body, target, max_size),
+            // Later in this chunk: not named when this object was.
             Some(_) => return Ok(SourcePairing::Unserved),
             None if tree => {
                 // The base's SHA-1 form, usually from the cache (the target
                 // was just rebuilt on it): no translation, no byte index.
                 let mut base = Vec::new();
                 read_cache::read(inventory, table, base_at, &mut base)?;
-                (self.tree_delta(k, &base, max_size), None)
+                self.tree_delta(k, &base, max_size)
             }
             None => {
                 let (_, base_out, _) =
                     read_translated(inventory, table, base_at, self.pass.translate)?;
-                (encode_delta(&base_out, target, max_size), None)
+                encode_delta(&base_out, target, max_size)
             }
         };
         Ok(match delta {
-            Some(delta) => SourcePairing::Delta(base_at, delta, at),
+            Some(delta) => SourcePairing::Delta(base_at, delta),
             None => SourcePairing::Whole,
         })
     }

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use crate::convert::ConvertError;
 use crate::convert::context::Run;
 use crate::convert::objects::table::ObjectTable;
+use crate::convert::plan::source_pairs::SourcePairs;
 use crate::convert::segments::commits::Journal;
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::delta_policy::DeltaOptions;
@@ -30,8 +31,8 @@ pub struct Written {
     /// Blobs copied as their source's compressed bytes.
     pub blobs_copied: u64,
     pub mapped: MapOutcome,
+    /// Segments written.
     pub packs: u32,
-    pub pack_size: u64,
 }
 
 /// Writes every object of `table` without a map row into packs in
@@ -41,6 +42,7 @@ pub fn write_objects(
     run: &Run<'_>,
     table: &ObjectTable,
     waves: Vec<Vec<u32>>,
+    pairs: &SourcePairs,
     pack_dir: PathBuf,
     mut map: IdMap,
 ) -> Result<(Written, IdMap, RunId), ConvertError> {
@@ -50,6 +52,9 @@ pub fn write_objects(
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
         .count() as u64;
     let new_mapped = waves.iter().map(|w| w.len() as u64).sum::<u64>();
+    // Objects of a finished conversion are in a pack that is served as it
+    // is; the segments of an unfinished one are folded with this run's.
+    let bases_from_earlier_runs = map.folded_packs()?.is_empty();
     let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
     let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped]);
     let deltas = DeltaOptions {
@@ -71,12 +76,13 @@ pub fn write_objects(
         translate: run.translate,
         level: opts.compression,
         deltas,
+        pairs,
+        bases_from_earlier_runs,
         progress,
     };
     // The scope holds the threads that finish segments in the background.
     let written = std::thread::scope(|scope| {
-        let writer =
-            |sequence| SegmentWriter::new(pack_dir.clone(), scope, &journal, sequence, opts.depth);
+        let writer = |sequence| SegmentWriter::new(pack_dir.clone(), scope, &journal, sequence);
         let (mut blob_writer, mut map_writer) = (writer(0), writer(1));
         let (blobs, mapped) = rayon::join(
             || write_sequence(&mut blob_writer, |pack| blob_pass::blob_pass(&pass, pack)),
@@ -91,7 +97,6 @@ pub fn write_objects(
             blobs_copied,
             mapped,
             packs: blob_packs.packs + map_packs.packs,
-            pack_size: blob_packs.bytes + map_packs.bytes,
         })
     })?;
     progress.finish();

@@ -4,6 +4,7 @@
 use super::delta_policy::DeltaOptions;
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
+use crate::convert::plan::source_pairs::SourcePairs;
 use crate::pack::PackLayout;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
@@ -18,5 +19,30 @@ pub struct Pass<'a> {
     /// zlib level for what is compressed anew.
     pub level: u32,
     pub deltas: DeltaOptions,
+    /// SOURCE's delta pairing.
+    pub pairs: &'a SourcePairs,
+    /// Whether objects an earlier run wrote may be delta bases: true while
+    /// their segments await the same finish step as this run's; false once
+    /// a finished conversion folded them into a pack of their own.
+    pub bases_from_earlier_runs: bool,
     pub progress: &'a dyn Progress,
+}
+
+impl Pass<'_> {
+    /// The base object `at` keeps from SOURCE's pairing, if it keeps one:
+    /// a base of its own kind, that may be named in this run's output, and
+    /// not where `--depth` cuts the chain.
+    pub fn source_base(&self, at: u32) -> Option<u32> {
+        let base = self.pairs.base(at)?;
+        let allowed = self.bases_from_earlier_runs || !self.table.is_mapped(base);
+        let kept = self.pairs.output_depth(at, self.deltas.depth) != 0;
+        (self.deltas.reuse && allowed && kept && self.table.kind(base) == self.table.kind(at))
+            .then_some(base)
+    }
+
+    /// The output chain length of object `at` when it keeps its source
+    /// pairing (an upper bound: a chain may be cut earlier).
+    pub fn output_depth(&self, at: u32) -> u32 {
+        self.pairs.output_depth(at, self.deltas.depth)
+    }
 }

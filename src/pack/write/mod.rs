@@ -13,6 +13,7 @@
 
 mod delta_encode;
 mod encode;
+mod fold;
 mod hashing_writer;
 mod idx_writer;
 mod pack_stream;
@@ -32,6 +33,7 @@ pub use encode::{
     MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
     encode_ofs_distance,
 };
+pub use fold::{OrderKey, fold_packs};
 pub use hashing_writer::HashingWriter;
 pub use idx_writer::{IndexEntry, write_idx_v2};
 pub use pack_writer::{PackOutcome, PackWriter};
@@ -77,6 +79,20 @@ pub enum PackWriteError {
     TooManyEntries { count: usize },
     #[error("an earlier write to {} failed; the pack is incomplete", path.display())]
     Broken { path: PathBuf },
+    /// An input pack of a fold could not be read.
+    #[error(transparent)]
+    Read(#[from] crate::pack::PackError),
+    #[error(
+        "{}: delta {id} names base {base}, which none of the packs being folded holds",
+        pack.display()
+    )]
+    MissingBase {
+        id: ObjectId,
+        base: ObjectId,
+        pack: PathBuf,
+    },
+    #[error("delta {id} is part of a chain that never ends (a cycle of REF_DELTA bases)")]
+    DeltaCycle { id: ObjectId },
 }
 
 impl PackWriteError {

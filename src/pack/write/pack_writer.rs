@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
-use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
+use super::encode::{OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header, encode_ofs_distance};
 use super::pack_stream::{self, PackStream};
 use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
 use crate::durable::{self, TempFiles};
@@ -151,6 +151,29 @@ impl PackWriter {
         zlib: &[u8],
     ) -> Result<u64, PackWriteError> {
         let offset = self.begin_delta(id, base_offset, delta_size)?;
+        self.write_entry(id, offset, |out, header| {
+            out.write_all(header)?;
+            out.write_all(zlib)
+        })
+    }
+
+    /// A REF_DELTA entry whose delta is already a zlib stream, against
+    /// the object `base_id`, which may be stored anywhere: such a pack is
+    /// thin, for private use until its entries are copied into a pack
+    /// that holds their bases (git's `index-pack --fix-thin` completes
+    /// fetched thin packs the same way). `delta_size` is the inflated size
+    /// of the delta.
+    pub fn add_ref_delta_compressed(
+        &mut self,
+        id: ObjectId,
+        base_id: ObjectId,
+        delta_size: u64,
+        zlib: &[u8],
+    ) -> Result<u64, PackWriteError> {
+        idx_writer::check_kind(self.hash, &base_id)?;
+        let offset = self.begin_entry(id)?;
+        encode_entry_header(OBJ_REF_DELTA, delta_size, &mut self.header);
+        self.header.extend_from_slice(base_id.as_bytes());
         self.write_entry(id, offset, |out, header| {
             out.write_all(header)?;
             out.write_all(zlib)

@@ -9,6 +9,7 @@
 //! SQLite transaction, after it, between refs and publish) and from real
 //! signals at pseudo-random times.
 
+mod finish;
 mod incremental;
 mod kill_points;
 mod signals;

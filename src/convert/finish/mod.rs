@@ -1,0 +1,129 @@
+//! The finish step: the segments a conversion wrote (this run's, and those
+//! of interrupted runs before it) become one pack, in SOURCE's storage
+//! order, every delta kept (`pack::write::fold_packs`); then the segments
+//! are deleted.
+//!
+//! Segments stay the unit of checkpointing while the passes run; they may
+//! be thin, because nothing reads them but this step. It is resumable
+//! like every other phase: the pack is renamed into place, then the
+//! journal records it and marks the segments folded, in one transaction,
+//! then the segment files are deleted. Killed before the transaction, the
+//! next run deletes the new pack as a leftover and folds again (the same
+//! inputs give the same pack); killed after it, the next run deletes the
+//! segments as leftovers.
+//!
+//! Temporary disk space: the new pack, its `.idx` and `.rev` beside the
+//! segments, so DEST briefly holds the converted objects twice.
+
+mod order;
+pub mod repack;
+pub mod serve;
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::convert::ConvertError;
+use crate::convert::error::DestState;
+use crate::convert::objects::table::ObjectTable;
+use crate::convert::resume::stop_points::{StopPoints, phase};
+use crate::hash::HashKind;
+use crate::idmap::{IdMap, RunId};
+use crate::pack::Pack;
+use crate::pack::write::fold_packs;
+use crate::progress::Progress;
+use crate::repo::dest_layout;
+use order::StorageOrder;
+
+/// The pack a finish step wrote.
+#[derive(Debug, Clone)]
+pub struct Folded {
+    /// Its size, trailer included.
+    pub bytes: u64,
+}
+
+/// Folds every pending segment of DEST into one pack, if there is any.
+pub fn fold_segments(
+    dest: &Path,
+    map: &mut IdMap,
+    run: RunId,
+    table: &ObjectTable,
+    stops: &StopPoints,
+    progress: &dyn Progress,
+) -> Result<Option<Folded>, ConvertError> {
+    let segments = map.pending_segments()?;
+    if segments.is_empty() {
+        return Ok(None);
+    }
+    let pack_dir = dest_layout::pack_dir(dest);
+    let packs = open_checked(dest, &pack_dir, &segments)?;
+    let order = StorageOrder::new(table);
+    let written = fold_packs(
+        &packs,
+        &pack_dir,
+        HashKind::Sha256,
+        &|_, _, id| order.key(id),
+        progress,
+    )?;
+    drop(packs);
+    stops.kill_point(phase::FOLDED);
+    let stem = stem_of(&written.pack_path);
+    let objects = u64::from(written.num_objects);
+    map.record_fold(run, &stem, objects, written.pack_size, &segments, &[])?;
+    stops.kill_point(phase::FOLD_RECORDED);
+    // A lone segment with no delta to rewrite folds into itself: same
+    // bytes, same name.
+    let replaced: Vec<String> = segments.into_iter().filter(|s| *s != stem).collect();
+    remove_packs(&pack_dir, &replaced)?;
+    Ok(Some(Folded {
+        bytes: written.pack_size,
+    }))
+}
+
+/// Opens the packs `stems` of `pack_dir` and checks each one's trailer
+/// and index checksums: a segment damaged since it was written is refused
+/// by name, before anything is copied from it.
+pub fn open_checked(
+    dest: &Path,
+    pack_dir: &Path,
+    stems: &[String],
+) -> Result<Vec<Pack>, ConvertError> {
+    stems
+        .par_iter()
+        .map(|stem| {
+            let idx = pack_dir.join(format!("{stem}.idx"));
+            let damaged = |e: &dyn std::fmt::Display| DestState::Damaged {
+                path: dest.to_path_buf(),
+                reason: format!("pack {stem} cannot be read back ({e})"),
+            };
+            let pack = Pack::open(&idx, HashKind::Sha256).map_err(|e| damaged(&e))?;
+            pack.idx.verify_checksum().map_err(|e| damaged(&e))?;
+            pack.data.verify_checksum().map_err(|e| damaged(&e))?;
+            Ok(pack)
+        })
+        .collect()
+}
+
+/// Deletes packs (`.idx` first: git finds a pack by its index).
+pub fn remove_packs(pack_dir: &Path, stems: &[String]) -> Result<(), ConvertError> {
+    for stem in stems {
+        for ext in ["idx", "pack", "rev"] {
+            let path = pack_dir.join(format!("{stem}.{ext}"));
+            match std::fs::remove_file(&path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(ConvertError::io(&path, e)),
+            }
+        }
+    }
+    crate::durable::sync_dir(pack_dir)?;
+    Ok(())
+}
+
+pub fn stem_of(pack_path: &Path) -> String {
+    pack_path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .expect("pack names are ASCII")
+        .to_string()
+}

@@ -1,0 +1,43 @@
+//! SOURCE's storage order for the objects of DEST, found by SHA-256 name:
+//! the folded pack follows the order git chose for SOURCE's packs (commits
+//! first, then the trees and blobs of each in recency order), which keeps
+//! what is read together close together.
+
+use rayon::prelude::*;
+
+use crate::convert::objects::table::ObjectTable;
+use crate::hash::ObjectId;
+
+/// The table's objects by the first 8 bytes of their SHA-256 names:
+/// 12 bytes an object, while the pack is folded.
+pub struct StorageOrder<'t> {
+    table: &'t ObjectTable,
+    by_name: Vec<(u64, u32)>,
+}
+
+impl<'t> StorageOrder<'t> {
+    pub fn new(table: &'t ObjectTable) -> Self {
+        let mut by_name: Vec<(u64, u32)> = table
+            .indices()
+            .filter_map(|i| table.sha256(i).map(|id| (prefix(&id), i)))
+            .collect();
+        by_name.par_sort_unstable();
+        StorageOrder { table, by_name }
+    }
+
+    /// The storage-order key of the object named `id`; objects SOURCE no
+    /// longer has come last, with the loose ones.
+    pub fn key(&self, id: &ObjectId) -> u64 {
+        let p = prefix(id);
+        let from = self.by_name.partition_point(|&(q, _)| q < p);
+        self.by_name[from..]
+            .iter()
+            .take_while(|&&(q, _)| q == p)
+            .find(|&&(_, i)| self.table.sha256(i).as_ref() == Some(id))
+            .map_or(u64::MAX, |&(_, i)| self.table.storage_order(i))
+    }
+}
+
+fn prefix(id: &ObjectId) -> u64 {
+    u64::from_be_bytes(id.as_bytes()[..8].try_into().expect("ids have 8 bytes"))
+}

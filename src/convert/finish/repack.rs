@@ -1,0 +1,94 @@
+//! `git-rehash repack DEST`: the packs of a finished DEST (its first
+//! conversion's and one per incremental run since) folded into one, every
+//! entry copied as it is stored, in the order of the packs (oldest first)
+//! and their offsets; then the commit-graph and bitmap are written again.
+//!
+//! Like the finish step of a conversion, it is safe to kill: the bitmap is
+//! removed first (it names the packs), the new pack is renamed into place
+//! before the journal records it, and the old packs are deleted last, so
+//! DEST is a complete repository at every moment and a second run ends the
+//! work of a killed one.
+
+use std::path::Path;
+
+use super::serve::{self, ServingIndexes};
+use super::{open_checked, remove_packs, stem_of};
+use crate::convert::ConvertError;
+use crate::convert::dest::Dest;
+use crate::convert::error::DestState;
+use crate::hash::HashKind;
+use crate::idmap::{IdMap, RunId};
+use crate::pack::write::fold_packs;
+use crate::progress::Progress;
+use crate::repo::dest_layout;
+
+/// What a repack did.
+#[derive(Debug, Clone, Default)]
+pub struct Repacked {
+    /// Packs DEST had before; 1 (or 0) means there was nothing to fold.
+    pub packs_before: usize,
+    /// The size of DEST's one pack now.
+    pub pack_size: u64,
+    pub serving: ServingIndexes,
+}
+
+/// Folds every pack of the finished conversion in `dest` into one.
+pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertError> {
+    let map_path = dest_layout::map_db(dest);
+    if !map_path.is_file() {
+        return Err(DestState::Mismatch {
+            path: dest.to_path_buf(),
+            reason: "is not a git-rehash conversion (it has no rehash/map.sqlite)".into(),
+        }
+        .into());
+    }
+    let dest = Dest::open(dest)?;
+    let mut map = IdMap::open_rw(&map_path)?;
+    if map.meta("state")?.as_deref() != Some("complete") || !map.pending_segments()?.is_empty() {
+        return Err(DestState::Mismatch {
+            path: dest.path.clone(),
+            reason:
+                "holds an unfinished conversion; run `git-rehash convert` again to finish it first"
+                    .into(),
+        }
+        .into());
+    }
+    let packs = map.folded_packs()?;
+    let pack_dir = dest.pack_dir();
+    let mut outcome = Repacked {
+        packs_before: packs.len(),
+        ..Default::default()
+    };
+    if packs.len() > 1 {
+        serve::remove_bitmap(&dest.path)?;
+        let opened = open_checked(&dest.path, &pack_dir, &packs)?;
+        // Oldest pack first, each in its own order: the first conversion
+        // keeps SOURCE's layout, and the newest objects come last.
+        let written = fold_packs(
+            &opened,
+            &pack_dir,
+            HashKind::Sha256,
+            &|pack, offset, _| ((pack as u64) << 40) | offset,
+            progress,
+        )?;
+        drop(opened);
+        let stem = stem_of(&written.pack_path);
+        let run = RunId(map.last_finished_run()?.unwrap_or(0));
+        let replaced: Vec<String> = packs.into_iter().filter(|p| *p != stem).collect();
+        let objects = u64::from(written.num_objects);
+        map.record_fold(run, &stem, objects, written.pack_size, &[], &replaced)?;
+        remove_packs(&pack_dir, &replaced)?;
+        outcome.pack_size = written.pack_size;
+    } else if let Some(only) = packs.first() {
+        let path = pack_dir.join(format!("{only}.pack"));
+        outcome.pack_size = std::fs::metadata(&path)
+            .map_err(|e| ConvertError::io(&path, e))?
+            .len();
+    }
+    outcome.serving = if outcome.packs_before > 1 || !serve::present(&dest.path) {
+        serve::write(&dest.path, progress)?
+    } else {
+        ServingIndexes::Current
+    };
+    Ok(outcome)
+}

@@ -1,0 +1,187 @@
+//! The finish step: the segments a conversion checkpointed in become one
+//! pack, whatever their sizes, the thread count or the kills on the way,
+//! and DEST gets a commit-graph and a reachability bitmap. Incremental runs
+//! add one pack each; `git-rehash repack` folds them into one again.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::{
+    SCAN_BATCH_OBJECTS, assert_sound, convert_cmd, convert_killed_at, fast_import, history,
+    make_source, snapshot,
+};
+use crate::support::git::{git, git_output};
+use crate::support::rehash::{rehash_command, rehash_export_text, rehash_verify_ok, run_ok};
+use crate::support::repo_files::{dir_names, pack_files};
+use crate::support::scratch::scratch_dir;
+
+/// `convert --quiet` with segments of `segment_objects` on `jobs` threads.
+fn convert_with(source: &Path, dest: &Path, segment_objects: &str, jobs: &str) -> Command {
+    let mut cmd = rehash_command();
+    cmd.arg("convert")
+        .arg(source)
+        .arg(dest)
+        .args(["--quiet", "--jobs", jobs])
+        .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", segment_objects)
+        .env("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS", SCAN_BATCH_OBJECTS);
+    cmd
+}
+
+/// The names of DEST's packs (a pack's name is its checksum).
+fn pack_names(dest: &Path) -> Vec<String> {
+    pack_files(dest)
+        .iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// One pack with its `.idx` and `.rev`, a multi-pack bitmap over it, a
+/// commit-graph, and git answering from both.
+fn assert_ready_to_serve(dest: &Path, source: &Path) {
+    let names = pack_names(dest);
+    assert_eq!(names.len(), 1, "{names:?}");
+    let files = dir_names(&dest.join("objects/pack"));
+    for ext in ["idx", "rev"] {
+        assert!(files.contains(&format!("{}.{ext}", names[0])), "{files:?}");
+    }
+    assert!(files.contains(&"multi-pack-index".to_string()), "{files:?}");
+    assert_eq!(
+        files.iter().filter(|f| f.ends_with(".bitmap")).count(),
+        1,
+        "{files:?}"
+    );
+    assert!(dest.join("objects/info/commit-graph").is_file());
+    assert!(git(dest, &["count-objects", "-v"]).contains("\npacks: 1\n"));
+    assert_eq!(
+        git(
+            dest,
+            &["rev-list", "--use-bitmap-index", "--count", "--all"]
+        ),
+        git(source, &["rev-list", "--count", "--all"])
+    );
+    git(dest, &["commit-graph", "verify"]);
+    git(dest, &["multi-pack-index", "verify"]);
+    let idx = dest.join("objects/pack").join(format!("{}.idx", names[0]));
+    git(dest, &["verify-pack", idx.to_str().unwrap()]);
+}
+
+/// A source and the pack name of its conversion in segments of 5 objects.
+fn source_and_reference_pack(label: &str) -> (PathBuf, String, PathBuf) {
+    let source = make_source(label);
+    let reference = scratch_dir(&format!("{label}-ref")).join("dest.git");
+    run_ok(&mut convert_cmd(&source, &reference));
+    assert_ready_to_serve(&reference, &source);
+    rehash_verify_ok(&reference, &source);
+    let pack = pack_names(&reference).remove(0);
+    (source, pack, reference)
+}
+
+#[test]
+fn the_pack_depends_on_neither_segment_sizes_nor_threads() {
+    let (source, pack, _) = source_and_reference_pack("finish-sizes");
+    for (segment_objects, jobs) in [("3", "1"), ("17", "3"), ("100000", "1"), ("100000", "3")] {
+        let dest = scratch_dir(&format!("finish-sizes-{segment_objects}-j{jobs}")).join("d.git");
+        run_ok(&mut convert_with(&source, &dest, segment_objects, jobs));
+        assert_eq!(
+            pack_names(&dest),
+            vec![pack.clone()],
+            "segments of {segment_objects}, {jobs} thread(s)"
+        );
+    }
+}
+
+#[test]
+fn the_finish_step_killed_and_resumed_ends_as_an_uninterrupted_run() {
+    let (source, pack, reference) = source_and_reference_pack("finish-kill");
+    let expected = snapshot(&reference);
+    for spec in ["folded:1", "fold-recorded:1", "published:1"] {
+        let dest = scratch_dir(&format!("finish-kill-{spec}")).join("dest.git");
+        convert_killed_at(&source, &dest, spec);
+        run_ok(&mut convert_cmd(&source, &dest));
+        assert_sound(&dest, &expected, spec);
+        assert_eq!(pack_names(&dest), vec![pack.clone()], "killed at {spec}");
+        assert_ready_to_serve(&dest, &source);
+    }
+}
+
+#[test]
+fn a_damaged_segment_is_refused_by_name() {
+    let source = make_source("finish-damaged");
+    let dest = scratch_dir("finish-damaged-run").join("dest.git");
+    convert_killed_at(&source, &dest, "committed:4");
+    // Every pack there: the committed segments, and any renamed in but not
+    // committed (a leftover the run deletes unread).
+    let segments = pack_files(&dest);
+    for segment in &segments {
+        let mut bytes = std::fs::read(segment).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        std::fs::write(segment, bytes).unwrap();
+    }
+    let out = convert_cmd(&source, &dest).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let named = segments
+        .iter()
+        .any(|s| stderr.contains(&*s.file_stem().unwrap().to_string_lossy()));
+    assert!(named && stderr.contains("damaged"), "{stderr}");
+    assert!(!dest.join("config").exists(), "DEST must not look complete");
+}
+
+#[test]
+fn incremental_runs_add_one_pack_each_and_repack_folds_them() {
+    let source = make_source("finish-incremental");
+    let dest = scratch_dir("finish-incremental-run").join("dest.git");
+    run_ok(&mut convert_cmd(&source, &dest));
+    assert_ready_to_serve(&dest, &source);
+    for (round, start) in [(1, 12), (2, 16)] {
+        fast_import(
+            &source,
+            &history("main", start, 4, Some("refs/heads/main^0"), None),
+        );
+        run_ok(&mut convert_cmd(&source, &dest));
+        assert_eq!(pack_names(&dest).len(), 1 + round, "after round {round}");
+        // The bitmap covers every pack.
+        assert_eq!(
+            git(
+                &dest,
+                &["rev-list", "--use-bitmap-index", "--count", "--all"]
+            ),
+            git(&source, &["rev-list", "--count", "--all"])
+        );
+    }
+    let map = rehash_export_text(&dest);
+    let out = run_ok(rehash_command().arg("repack").arg(&dest));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("3 packs -> 1 pack"), "{stderr}");
+    assert_ready_to_serve(&dest, &source);
+    assert_eq!(rehash_export_text(&dest), map, "repacking changed the map");
+    let fsck = git_output(&dest, &["fsck", "--strict", "--no-dangling"]);
+    assert!(fsck.status.success(), "{fsck:?}");
+    rehash_verify_ok(&dest, &source);
+    // Nothing left to fold; a later run still converts only what is new.
+    let again = run_ok(rehash_command().arg("repack").arg(&dest));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to repack"));
+    fast_import(
+        &source,
+        &history("main", 20, 2, Some("refs/heads/main^0"), None),
+    );
+    run_ok(&mut convert_cmd(&source, &dest));
+    assert_eq!(pack_names(&dest).len(), 2);
+    rehash_verify_ok(&dest, &source);
+}
+
+#[test]
+fn without_git_on_path_the_conversion_completes_and_says_what_is_missing() {
+    let source = make_source("finish-no-git");
+    let dest = scratch_dir("finish-no-git-run").join("dest.git");
+    let empty = scratch_dir("finish-no-git-path");
+    let out = run_ok(convert_cmd(&source, &dest).env("PATH", &empty));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("warning: git is not on PATH"), "{stderr}");
+    assert!(!dest.join("objects/info/commit-graph").exists());
+    assert_eq!(pack_names(&dest).len(), 1);
+    // The next run with git writes them.
+    run_ok(&mut convert_cmd(&source, &dest));
+    assert_ready_to_serve(&dest, &source);
+}
