@@ -9,7 +9,7 @@ use crate::convert::objects::table::ObjectTable;
 use crate::hash::ObjectId;
 
 /// The table's objects by the first 8 bytes of their SHA-256 names:
-/// 12 bytes an object, while the pack is folded.
+/// 16 bytes an object, while the pack is folded.
 pub struct StorageOrder<'t> {
     table: &'t ObjectTable,
     by_name: Vec<(u64, u32)>,

@@ -16,6 +16,8 @@ use super::{open_checked, remove_packs, stem_of};
 use crate::convert::ConvertError;
 use crate::convert::dest::Dest;
 use crate::convert::error::DestState;
+use crate::convert::resume;
+use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::write::fold_packs;
@@ -53,6 +55,8 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
         }
         .into());
     }
+    // What a killed repack left: the packs its fold replaced.
+    resume::clean_leftovers(&dest, &map)?;
     let packs = map.folded_packs()?;
     let pack_dir = dest.pack_dir();
     let mut outcome = Repacked {
@@ -72,11 +76,14 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
             progress,
         )?;
         drop(opened);
+        let stops = StopPoints::new(None);
+        stops.kill_point(phase::FOLDED);
         let stem = stem_of(&written.pack_path);
         let run = RunId(map.last_finished_run()?.unwrap_or(0));
         let replaced: Vec<String> = packs.into_iter().filter(|p| *p != stem).collect();
         let objects = u64::from(written.num_objects);
         map.record_fold(run, &stem, objects, written.pack_size, &[], &replaced)?;
+        stops.kill_point(phase::FOLD_RECORDED);
         remove_packs(&pack_dir, &replaced)?;
         outcome.pack_size = written.pack_size;
     } else if let Some(only) = packs.first() {
