@@ -3,7 +3,7 @@
 //! whatever they are; each checks an invariant of a successful parse.
 //!
 //! Used by the `cargo fuzz` targets in `fuzz/` (libFuzzer, nightly) and by
-//! `tests/fuzz_smoke.rs`, which runs every entry point over deterministic
+//! `tests/it/fuzz_smoke.rs`, which runs every entry point over deterministic
 //! pseudo-random and mutated inputs on stable, in `cargo test`.
 //! Not part of the stable API.
 

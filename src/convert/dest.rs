@@ -3,9 +3,9 @@
 //!
 //! git recognises a directory as a repository by its `HEAD`, `objects/` and
 //! `refs/`; the object format comes from `config`. So `HEAD` and then
-//! `config` are written at the very end, after every pack and ref is in
-//! place: an interrupted first conversion leaves a directory git does not
-//! open. Later runs (resume, incremental update) reuse DEST as it is.
+//! `config` are written last of what git-rehash writes, after the pack and
+//! every ref are in place (git's commit-graph and bitmap come after): an
+//! interrupted first conversion leaves a directory git does not open. Later runs (resume, incremental update) reuse DEST as it is.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;

@@ -2,9 +2,10 @@
 //! source checks to publishing DEST.
 //!
 //! A run is resumable and incremental: the map database in DEST is the
-//! checkpoint (`segments/`). Objects with a map row are stored in a
-//! finished pack of DEST and are skipped; everything else is converted and
-//! written as additional packs; refs are brought in line with SOURCE.
+//! checkpoint (`segments/`). Objects with a map row are stored in DEST
+//! and are skipped; everything else is converted, written to segments and
+//! folded into one more pack (`finish/`); refs are brought in line with
+//! SOURCE, and git writes the commit-graph and bitmap.
 //!
 //! On a first run, everything that can refuse the input (missing objects,
 //! collisions, unmapped gitlinks, unsupported layouts) is checked before
@@ -13,9 +14,11 @@
 //! The rooms, in pipeline order: `objects/` (what SOURCE stores, the object
 //! table), `scan/` (decode and check every object once), `plan/` (refusals
 //! and the dependency order), `write/` (the blob and map passes),
-//! `segments/` (their output packs and the map commits), `resume/` (an
-//! existing DEST, stop points), `interop/` (submodules, gitlinks, git's
-//! compat map, notes), `dest.rs` (DEST created, locked, published).
+//! `segments/` (their output packs and the map commits), `finish/` (the
+//! segments folded into one pack, `git-rehash repack`, the commit-graph and
+//! bitmap), `resume/` (an existing DEST, stop points), `interop/`
+//! (submodules, gitlinks, git's compat map, notes), `dest.rs` (DEST
+//! created, locked, published).
 
 mod context;
 mod dest;

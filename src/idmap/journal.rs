@@ -4,7 +4,8 @@
 //!
 //! This is the checkpoint of a conversion: a map row (in `objects`, or
 //! staged in `staged_rows` until the run's end merges it) exists only for
-//! an object stored in a pack named by `segments`, so a resumed or
+//! an object stored in a pack named by `segments`, or in the pack of
+//! `packs` that segment was folded into (migration 0006), so a resumed or
 //! incremental run converts exactly the objects without a row.
 
 use rusqlite::{OptionalExtension, params};

@@ -1,5 +1,7 @@
 //! Dependency order for the map pass: waves of trees, commits and tags
-//! whose references are all named already (Kahn's algorithm).
+//! whose references are all named already (Kahn's algorithm), and whose
+//! source delta base is too, where waiting for it closes no ring with
+//! references.
 //!
 //! Objects within one wave do not depend on each other, so a wave can be
 //! translated in parallel. A commit whose `mergetag` names a tag simply

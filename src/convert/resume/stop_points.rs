@@ -7,7 +7,7 @@
 //! point of that phase. `GIT_REHASH_TEST_PAUSE_MS=<ms>` sleeps at every
 //! chunk checkpoint, so a test can interrupt a run of a tiny repository
 //! while it is busy. `GIT_REHASH_TEST_SEGMENT_OBJECTS=<n>` fixes the number
-//! of objects per output pack (normally sized to a few seconds of work);
+//! of objects per segment (normally sized to a few seconds of work);
 //! `GIT_REHASH_TEST_SCAN_BATCH_OBJECTS=<n>` the objects per checkpointed
 //! batch of the scan (normally about a second of work).
 //! These variables are for tests; they never change the result of a run.

@@ -2,13 +2,13 @@
 //! each finished segment's rows go into the map database in one
 //! transaction, in an order that keeps the map closed under references.
 //!
-//! A run writes two sequences of segments at once (`journal.rs`): the
+//! A run writes two sequences of segments at once (`writer.rs`): the
 //! blobs (sequence 0) and the map pass's trees, commits and tags (sequence
 //! 1), whose objects name blobs of any segment of sequence 0. So a segment
 //! of sequence n commits only once every sequence before n has ended; the
 //! ones finished earlier wait here, renamed into place but without rows
 //! (an interruption then loses them: the next run deletes packs the journal
-//! does not name, `resume.rs`). Within a sequence, segments commit in the
+//! does not name, `resume/mod.rs`). Within a sequence, segments commit in the
 //! order written, as each writer has one finish in flight at a time.
 
 use std::sync::Mutex;

@@ -1,6 +1,7 @@
 //! The run's output as sequences of packs ("segments"), each committed to
 //! the map database with the rows of its objects: the unit of
-//! checkpointing.
+//! checkpointing. Segments are thin and private; the finish step
+//! (`convert/finish/`) folds them into one pack.
 
 pub mod commits;
 pub mod writer;

@@ -1,7 +1,7 @@
 //! Segmented output: the objects of a run go into sequences of packs
 //! ("segments"), each finished (renamed into place, fsynced) and then
 //! journaled in the map database in one transaction with the map rows of
-//! its objects (`journal_commits.rs`).
+//! its objects (`commits.rs`).
 //!
 //! That transaction is the checkpoint. After an interruption at any
 //! instant, DEST holds finished packs whose objects all have rows, plus
@@ -9,10 +9,15 @@
 //! next run deletes those. The map is closed under references because
 //! objects arrive in dependency order within a sequence, segments commit
 //! in order, and the map pass's sequence commits only after the blobs'
-//! (its segments finished before that wait, `journal_commits.rs`).
+//! (its segments finished before that wait, `commits.rs`).
 //! Segments are sized to a few seconds of work, which bounds what an
 //! interruption loses (plus, while blobs are still written, the map pass's
 //! waiting segments).
+//!
+//! A segment is thin: a delta is a REF_DELTA whose base may be in any
+//! segment of the conversion, earlier or later. Nothing but the finish step
+//! (`convert/finish/`) reads segments; it copies them into one pack and
+//! deletes them.
 //!
 //! Two sequences are written at once, the blobs and the map pass's trees,
 //! commits and tags, each by its own [`SegmentWriter`]: the append (the pack

@@ -1,18 +1,19 @@
-//! The blob pass: append every blob to the output pack.
+//! The blob pass: append every blob to the output segments.
 //!
 //! A blob's bytes are the same in both hash worlds, so a blob stored whole
 //! in a source pack is copied as its zlib stream, without inflating or
 //! deflating; its CRC32 from the source idx is checked first so that a
 //! damaged stream is never propagated. A blob stored as a delta against
-//! another blob is copied the same way, as its compressed delta, when its
-//! base already sits in the same output segment (source order puts OFS
-//! bases first); otherwise, and for loose blobs, it is inflated and
-//! deflated again. Blobs an earlier run converted (they have map rows) are
-//! skipped.
+//! another blob is copied the same way, as its compressed delta, wherever
+//! its base is written (a REF_DELTA: segments are thin until the finish
+//! step folds them), unless `--depth` cuts the chain there or the base is
+//! in a finished earlier conversion's pack; then, and for loose blobs, it
+//! is inflated and deflated again. Blobs an earlier run converted (they
+//! have map rows) are skipped.
 //!
 //! Loose blobs (no source pairing), or every blob with `--no-reuse-deltas`,
 //! come after the packed ones in git's delta-search order and go through the
-//! window search (`delta_search.rs`) in pieces.
+//! window search (`pack/write/window.rs`) in pieces.
 
 use std::borrow::Cow;
 

@@ -3,18 +3,20 @@
 //!
 //! * Default (`reuse`): an object the source pack stores as a delta is
 //!   stored as a delta of the same base (blobs: the compressed delta copied;
-//!   trees, commits, tags: a fresh delta of the translated objects). The
-//!   objects this pairing does not serve go through the window search: loose
-//!   objects, and deltas whose source base is not written before them (a
-//!   commit whose base is a newer commit, a base later in the same chunk).
-//!   Objects the source stores whole stay whole.
+//!   trees, commits, tags: a fresh delta of the translated objects),
+//!   wherever the base is written: the schedule names a tree's or commit's
+//!   base first. The objects this pairing does not serve go through the
+//!   window search: loose objects, and deltas the schedule let go before
+//!   their base to break a ring with references (git stores an older commit
+//!   as a delta of its child). Objects the source stores whole stay whole.
 //! * `--no-reuse-deltas`: the window search chooses every base.
-//! * Either way no chain is longer than `--depth`: the segment writer
-//!   refuses a delta whose base's chain is full (or whose base went into an
-//!   earlier segment), and the object is then stored whole. Cutting a chain
-//!   there (rather than re-basing the object on its base's base, which would
-//!   hit the same limit one object later) is what git's
-//!   `break_delta_chains` does too.
+//! * Either way no chain is longer than `--depth`: a reused chain follows
+//!   the source chain and is cut every `--depth` + 1 objects, the object
+//!   there stored whole (`plan/source_pairs.rs`), so the cuts do not depend
+//!   on segments or threads; the window search tracks the depth of what it
+//!   places. Cutting a chain (rather than re-basing the object on its
+//!   base's base, which would hit the same limit one object later) is what
+//!   git's `break_delta_chains` does too.
 //!
 //! The window search (`pack::write::Window`, pack-objects' `find_deltas`)
 //! runs over fixed "pieces" of a pass's order: each piece is searched by one
@@ -22,9 +24,10 @@
 //! not depend on the thread count; pieces run in parallel. The order is
 //! git's (`type_size_sort`: name hash, then size, largest first) wherever a
 //! pass is free to choose it: every blob with `--no-reuse-deltas`, loose
-//! objects, and within each wave of trees with `--no-reuse-deltas`. A base
-//! is always earlier in the pass's order, so it is written first (OFS_DELTA)
-//! and no cycle can form with reused pairings, which also point backwards.
+//! objects, and within each wave of trees with `--no-reuse-deltas`. A
+//! searched base is always earlier in the pass's order; a reused one may
+//! come later (a blob's), and the finish step writes every base before its
+//! deltas.
 
 use std::cmp::Reverse;
 use std::ops::Range;

@@ -1,27 +1,29 @@
 //! The map pass: translate trees, commits and tags wave by wave, name them
-//! in SHA-256 and append them to the output pack.
+//! in SHA-256 and append them to the output segments.
 //!
 //! Each wave is cut into chunks; a chunk is read, translated, hashed and
 //! deflated in parallel, then appended to the pack in a fixed order, so the
 //! output does not depend on the thread count. Chunks are prepared ahead
 //! of the appends ([`map_pass`]), which go to a sequence of segments of
-//! their own, written while the blob pass writes the other (`journal.rs`):
-//! a chunk boundary is where Ctrl-C stops a run.
+//! their own, written while the blob pass writes the other
+//! (`segments/writer.rs`): a chunk boundary is where Ctrl-C stops a run.
 //!
 //! Deltas: an object the source pack stores as a delta against another
-//! object of an earlier chunk is stored as a delta against that object's
-//! translated form, made anew (ids grow from 20 to 32 bytes, so the source
-//! delta cannot be reused). A tree's delta comes from lining up the entries
+//! object is stored as a delta against that object's translated form, made
+//! anew (ids grow from 20 to 32 bytes, so the source delta cannot be
+//! reused); the schedule names the base first, even when the source pack
+//! stores it later. A tree's delta comes from lining up the entries
 //! of the two SHA-1 trees (`tree_delta`: the base is read, usually from the
 //! cache, but neither translated nor indexed); a commit's or tag's from
 //! diffing the translated base, read and translated again. Either is much
-//! cheaper than deflating the whole object. The delta is used when the base
-//! sits in the same output segment, else the object is stored whole.
+//! cheaper than deflating the whole object. The delta is a REF_DELTA that
+//! may name a base in any segment of the conversion; the finish step
+//! (`convert/finish/`) puts the base first in the one pack.
 //!
 //! Objects that pairing does not serve (loose ones, deltas whose source base
-//! is not written before them), or all of them with `--no-reuse-deltas`, go
-//! through the window search over fixed pieces of each chunk
-//! (`delta_search.rs`); with `--no-reuse-deltas` each wave is first put in
+//! the schedule let go to break a ring with references), or all of them
+//! with `--no-reuse-deltas`, go through the window search over fixed pieces
+//! of each chunk (`pack/write/window.rs`); with `--no-reuse-deltas` each wave is first put in
 //! git's search order (by type, name hash, size).
 
 use std::collections::{BTreeMap, HashMap};

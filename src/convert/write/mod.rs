@@ -1,7 +1,7 @@
 //! The write phase: the blob pass and the map pass run side by side, each
-//! appending to a sequence of segments of its own (`journal.rs`), both
-//! committed through one journal (`journal_commits.rs`), which keeps the
-//! map closed under references.
+//! appending to a sequence of segments of its own (`segments/writer.rs`),
+//! both committed through one journal (`segments/commits.rs`), which keeps
+//! the map closed under references.
 
 pub mod blob_pass;
 pub mod chunking;

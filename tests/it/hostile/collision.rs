@@ -4,7 +4,7 @@
 //! to sha1dc, the same `sha1dc::Hasher` that `hash::sha1_object_id` uses;
 //! digests are cross-checked with the independent `sha1collisiondetection`
 //! crate. That a flagged object stops a conversion is proven by
-//! `src/convert/collision_tests.rs`.
+//! `src/convert/scan/collision_tests.rs`.
 
 use std::path::PathBuf;
 

@@ -3,8 +3,8 @@
 //! refusal names the object; SOURCE stays byte-identical.
 //!
 //! Collisions: `hostile::collision` (the hasher on the public collision
-//! files) and `src/convert/collision_tests.rs` (a flagged object stops the
-//! pipeline).
+//! files) and `src/convert/scan/collision_tests.rs` (a flagged object
+//! stops the pipeline).
 
 use crate::support::git::git;
 use crate::support::raw_object::{tree_entry, write_literally};

@@ -2,12 +2,13 @@
 //!
 //! Identity of two conversions means: the same map (`map --export`), the
 //! same refs (names, values, peeled values, HEAD) and the same object set;
-//! the pack layout may differ (an interrupted run writes more packs).
+//! the pack's bytes are not compared here (`finish.rs` checks them where
+//! they must not differ).
 //! Kill points come from the test hook `GIT_REHASH_TEST_KILL_AT` (the
 //! process aborts, as with SIGKILL, at the n-th checkpointable step: inside
 //! a pack, between a pack's rename and its journal commit, inside the
-//! SQLite transaction, after it, between refs and publish) and from real
-//! signals at pseudo-random times.
+//! SQLite transaction, after it, in the finish step, between refs and
+//! publish, after publish) and from real signals at pseudo-random times.
 
 mod finish;
 mod incremental;
