@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::progress_bars::Bars;
-use git_rehash::convert::{ServingIndexes, repack};
+use git_rehash::convert::{CommitGraph, ServingIndexes, repack};
 use git_rehash::progress::{NoProgress, Progress};
 
 #[derive(Debug, Args)]
@@ -44,22 +44,27 @@ pub fn run(args: RepackArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Says what became of DEST's commit-graph and bitmap: a warning when git
-/// was missing (even with `--quiet`), the time they took otherwise.
+/// Says what became of DEST's bitmap and commit-graph: a warning when git
+/// was missing (even with `--quiet`), what was written otherwise.
 pub fn report_serving(serving: &ServingIndexes, dest: &Path, quiet: bool) {
-    match serving {
-        ServingIndexes::NoGit => eprintln!(
-            "warning: git is not on PATH, so {0} has no commit-graph and no bitmap; where git is, run:\n  git --git-dir {0} commit-graph write --reachable && git --git-dir {0} multi-pack-index write --bitmap",
+    if let CommitGraph::NoGit = serving.commit_graph {
+        eprintln!(
+            "warning: git is not on PATH, so {0} has no commit-graph; where git is, run:\n  git --git-dir {0} commit-graph write --reachable",
             dest.display()
-        ),
-        ServingIndexes::Written {
-            commit_graph,
-            bitmap,
-        } if !quiet => eprintln!(
-            "commit-graph written in {:.1}s, reachability bitmap in {:.1}s",
-            commit_graph.as_secs_f64(),
-            bitmap.as_secs_f64()
-        ),
-        _ => {}
+        );
+    }
+    if quiet {
+        return;
+    }
+    if let Some((bitmap, took)) = &serving.bitmap {
+        eprintln!(
+            "reachability bitmap: {} commits, {:.1} MB, in {:.1}s",
+            bitmap.commits,
+            bitmap.bytes as f64 / 1e6,
+            took.as_secs_f64()
+        );
+    }
+    if let CommitGraph::Written(took) = serving.commit_graph {
+        eprintln!("commit-graph written in {:.1}s", took.as_secs_f64());
     }
 }

@@ -38,7 +38,7 @@ use std::time::Instant;
 
 pub use error::{ConvertError, role_name};
 pub use finish::repack::{Repacked, repack};
-pub use finish::serve::ServingIndexes;
+pub use finish::serve::{CommitGraph, ServingIndexes};
 pub use interop::InteropOutcome;
 pub use interop::external_map::surrogate_for;
 pub use interop::rekey_notes::RekeyedRef;
@@ -216,6 +216,11 @@ fn convert_in_pool(
         outcome.packs_written = 1;
         outcome.pack_size = folded.bytes;
     }
+    let tips: Vec<_> = source_refs
+        .tip_ids()
+        .filter_map(|id| table.map_sha1(&id))
+        .collect();
+    outcome.serving.bitmap = finish::serve::write_pack_bitmap(&dest.path, &map, &tips, progress)?;
 
     progress.start("writing refs, indexing map", None);
     stops.check_interrupt()?;
@@ -270,11 +275,9 @@ fn convert_in_pool(
     stops.kill_point(phase::PUBLISH);
     dest.publish(&refs_done.head, &config)?;
     stops.kill_point(phase::PUBLISHED);
-    outcome.serving = if folded.is_some() || !finish::serve::present(&dest.path) {
-        finish::serve::write(&dest.path, progress)?
-    } else {
-        ServingIndexes::Current
-    };
+    if folded.is_some() || !finish::serve::has_commit_graph(&dest.path) {
+        outcome.serving.commit_graph = finish::serve::write_commit_graph(&dest.path, progress)?;
+    }
     outcome.elapsed = started.elapsed();
     Ok(outcome)
 }

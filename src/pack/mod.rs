@@ -3,6 +3,7 @@
 //! decoding over the delta trees (gitformat-pack); `write`: SHA-256 (or
 //! SHA-1) `.pack`, `.idx` v2 and `.rev` files.
 
+pub mod bitmap;
 mod cache;
 mod check;
 pub(crate) mod checksum;

@@ -137,6 +137,37 @@ impl Pack {
             .try_for_each(|b| self.traverse_batch_limited(&plan, b, external, visit, MAX_FAN_DEPTH))
     }
 
+    /// Like [`Pack::traverse`] for a pack with no external bases, but only
+    /// the delta trees whose base entry is of a kind `wanted` accepts are
+    /// decoded (a delta is of its base's kind): a walk of commits and
+    /// trees never inflates a blob.
+    pub fn traverse_kinds<E: From<PackError> + Send>(
+        &self,
+        wanted: &(dyn Fn(ObjectKind) -> bool + Sync),
+        visit: &Visit<'_, E>,
+    ) -> Result<(), E> {
+        let plan = self.plan_traversal(BatchLimits::WHOLE_PACK)?;
+        let forest = &plan.forest;
+        let walker = Walker {
+            pack: self,
+            forest,
+            visit,
+            max_fan_depth: MAX_FAN_DEPTH,
+        };
+        let no_external: &SharedExternalBase<'_> = &|_| None;
+        (0..forest.roots.len() + forest.external.len())
+            .into_par_iter()
+            .try_for_each(|unit| {
+                if let Some(&pos) = forest.roots.get(unit) {
+                    let entry = self.data.entry_at(forest.nodes[pos as usize].0)?;
+                    if matches!(entry.kind, EntryKind::Base(kind) if !wanted(kind)) {
+                        return Ok(());
+                    }
+                }
+                self.traverse_unit(&walker, no_external, unit)
+            })
+    }
+
     /// Builds the delta forest and cuts it into batches within `limits`
     /// (a single delta tree larger than the limits is a batch of its own).
     pub fn plan_traversal(&self, limits: BatchLimits) -> Result<TraversalPlan<'_>, PackError> {

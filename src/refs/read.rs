@@ -122,6 +122,24 @@ impl SourceRefs {
             .collect()
     }
 
+    /// The values of `HEAD`, branches and tags (loose and packed): the
+    /// commits clients ask for, which a bitmap covers first.
+    pub fn tip_ids(&self) -> impl Iterator<Item = ObjectId> + '_ {
+        let wanted = |name: &str| name.starts_with("refs/heads/") || name.starts_with("refs/tags/");
+        let packed = self.packed.iter().flat_map(|p| &p.entries);
+        self.head
+            .id()
+            .into_iter()
+            .chain(
+                self.loose
+                    .iter()
+                    .filter(move |r| wanted(&r.name))
+                    .filter_map(|r| r.target.id()),
+            )
+            .chain(packed.filter(move |r| wanted(&r.name)).map(|r| r.id))
+            .filter(|id| !id.is_null())
+    }
+
     /// Every id the snapshot names: `HEAD`, loose and packed refs (shadowed
     /// ones included, since they are written too), peeled lines, pseudo-refs
     /// and reflogs. The all-zero id is skipped: it means "no object". Ids may

@@ -107,7 +107,7 @@ pub fn open_checked(
 /// Deletes packs (`.idx` first: git finds a pack by its index).
 pub fn remove_packs(pack_dir: &Path, stems: &[String]) -> Result<(), ConvertError> {
     for stem in stems {
-        for ext in ["idx", "pack", "rev"] {
+        for ext in ["idx", "bitmap", "pack", "rev"] {
             let path = pack_dir.join(format!("{stem}.{ext}"));
             match std::fs::remove_file(&path) {
                 Ok(()) => {}

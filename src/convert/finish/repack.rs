@@ -1,17 +1,17 @@
 //! `git-rehash repack DEST`: the packs of a finished DEST (its first
 //! conversion's and one per incremental run since) folded into one, every
 //! entry copied as it is stored, in the order of the packs (oldest first)
-//! and their offsets; then the commit-graph and bitmap are written again.
+//! and their offsets; then its bitmap and the commit-graph are written.
 //!
-//! Like the finish step of a conversion, it is safe to kill: the bitmap is
-//! removed first (it names the packs), the new pack is renamed into place
-//! before the journal records it, and the old packs are deleted last, so
+//! Like the finish step of a conversion, it is safe to kill: the new pack
+//! is renamed into place before the journal records it, and the old packs
+//! (with the bitmap of the first) are deleted last, so
 //! DEST is a complete repository at every moment and a second run ends the
 //! work of a killed one.
 
 use std::path::Path;
 
-use super::serve::{self, ServingIndexes};
+use super::serve::{self, CommitGraph, ServingIndexes};
 use super::{open_checked, remove_packs, stem_of};
 use crate::convert::ConvertError;
 use crate::convert::dest::Dest;
@@ -22,6 +22,7 @@ use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::write::fold_packs;
 use crate::progress::Progress;
+use crate::refs;
 use crate::repo::dest_layout;
 
 /// What a repack did.
@@ -64,7 +65,6 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
         ..Default::default()
     };
     if packs.len() > 1 {
-        serve::remove_bitmap(&dest.path)?;
         let opened = open_checked(&dest.path, &pack_dir, &packs)?;
         // Oldest pack first, each in its own order: the first conversion
         // keeps SOURCE's layout, and the newest objects come last.
@@ -92,10 +92,14 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
             .map_err(|e| ConvertError::io(&path, e))?
             .len();
     }
-    outcome.serving = if outcome.packs_before > 1 || !serve::present(&dest.path) {
-        serve::write(&dest.path, progress)?
-    } else {
-        ServingIndexes::Current
-    };
+    let refs = refs::read_source_refs(&dest.path, HashKind::Sha256)?;
+    let tips: Vec<_> = refs.tip_ids().collect();
+    outcome.serving.bitmap = serve::write_pack_bitmap(&dest.path, &map, &tips, progress)?;
+    outcome.serving.commit_graph =
+        if outcome.packs_before > 1 || !serve::has_commit_graph(&dest.path) {
+            serve::write_commit_graph(&dest.path, progress)?
+        } else {
+            CommitGraph::Current
+        };
     Ok(outcome)
 }

@@ -1,50 +1,89 @@
-//! What a server needs beside the pack: a commit-graph (`git log`, merge
-//! bases and reachability walks without inflating commits) and a
-//! reachability bitmap (`git clone` and `git fetch` count objects without
-//! walking trees). Both are written by the installed git, on DEST once it
-//! is a repository: `git commit-graph write --reachable` and
-//! `git multi-pack-index write --bitmap`. git's writers are the reference
-//! for these formats, their cost is small next to a conversion, and a
-//! multi-pack bitmap stays valid when a later incremental run adds a pack.
+//! What a server needs beside the pack: a reachability bitmap (`git clone`
+//! and `git fetch` count objects without walking trees) and a commit-graph
+//! (`git log`, merge bases and reachability walks without inflating
+//! commits).
 //!
-//! They are an optimisation: DEST is complete without them, and git reads
-//! it the same way. Without git on PATH they are skipped, and the outcome
-//! says so; a failure of git is an error that names the command, and the
-//! next run (or the command itself, by hand) writes them again.
+//! The bitmap is written here (`pack::bitmap`), in parallel over the pack,
+//! before DEST is published: once DEST is a repository its one pack has
+//! its bitmap. A DEST with several packs (incremental runs) keeps the
+//! bitmap of its first; `git-rehash repack` writes one for the folded pack.
+//! The commit-graph is written by the installed git once DEST is a
+//! repository (`git commit-graph write --reachable`). Both are an
+//! optimisation: git reads DEST the same way without them. Without git on
+//! PATH the commit-graph is skipped and the outcome says so; a failure of
+//! git is an error that names the command, and the next run writes it.
 
-use std::ffi::OsStr;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::convert::ConvertError;
+use crate::convert::error::DestState;
+use crate::hash::{HashKind, ObjectId};
+use crate::idmap::IdMap;
+use crate::pack::Pack;
+use crate::pack::bitmap::{BitmapSummary, write_bitmap};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
 
-/// The serving indexes of a finished DEST.
+/// DEST's serving indexes after a run.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum ServingIndexes {
-    /// Written by this run: commit-graph, then the bitmap.
-    Written {
-        commit_graph: Duration,
-        bitmap: Duration,
-    },
+pub struct ServingIndexes {
+    /// The bitmap this run wrote, and the time it took.
+    pub bitmap: Option<(BitmapSummary, Duration)>,
+    pub commit_graph: CommitGraph,
+}
+
+/// What became of the commit-graph.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CommitGraph {
+    /// Written by this run, in this time.
+    Written(Duration),
     /// Already there, and this run changed no pack.
     #[default]
     Current,
-    /// git is not on PATH: DEST has neither.
+    /// git is not on PATH: DEST has none.
     NoGit,
 }
 
-/// Whether DEST has both indexes already.
-pub fn present(dest: &Path) -> bool {
-    dest_layout::commit_graph(dest).is_file() && dest_layout::multi_pack_index(dest).is_file()
+/// Writes the bitmap of DEST's pack when DEST has exactly one and it has
+/// none yet. `tips` are the ref values to favour (SHA-256 names).
+pub fn write_pack_bitmap(
+    dest: &Path,
+    map: &IdMap,
+    tips: &[ObjectId],
+    progress: &dyn Progress,
+) -> Result<Option<(BitmapSummary, Duration)>, ConvertError> {
+    let packs = map.folded_packs()?;
+    let [only] = packs.as_slice() else {
+        return Ok(None);
+    };
+    let idx = dest_layout::pack_dir(dest).join(format!("{only}.idx"));
+    if idx.with_extension("bitmap").is_file() {
+        return Ok(None);
+    }
+    let started = Instant::now();
+    let damaged = |e: &dyn std::fmt::Display| DestState::Damaged {
+        path: dest.to_path_buf(),
+        reason: format!("pack {only} cannot be read back ({e})"),
+    };
+    let pack = Pack::open(&idx, HashKind::Sha256).map_err(|e| damaged(&e))?;
+    let summary = write_bitmap(&pack, &idx, tips, progress).map_err(|e| damaged(&e))?;
+    Ok(Some((summary, started.elapsed())))
 }
 
-/// Writes DEST's commit-graph and bitmap with the installed git.
-pub fn write(dest: &Path, progress: &dyn Progress) -> Result<ServingIndexes, ConvertError> {
+/// Whether DEST has its commit-graph.
+pub fn has_commit_graph(dest: &Path) -> bool {
+    dest_layout::commit_graph(dest).is_file()
+}
+
+/// Writes DEST's commit-graph with the installed git.
+pub fn write_commit_graph(
+    dest: &Path,
+    progress: &dyn Progress,
+) -> Result<CommitGraph, ConvertError> {
     if !git_available() {
-        return Ok(ServingIndexes::NoGit);
+        return Ok(CommitGraph::NoGit);
     }
     progress.start("writing commit-graph", None);
     let started = Instant::now();
@@ -52,35 +91,8 @@ pub fn write(dest: &Path, progress: &dyn Progress) -> Result<ServingIndexes, Con
         dest,
         &["commit-graph", "write", "--reachable", "--no-progress"],
     )?;
-    let commit_graph = started.elapsed();
     progress.finish();
-    progress.start("writing reachability bitmap", None);
-    let started = Instant::now();
-    run_git(
-        dest,
-        &["multi-pack-index", "write", "--bitmap", "--no-progress"],
-    )?;
-    let bitmap = started.elapsed();
-    progress.finish();
-    Ok(ServingIndexes::Written {
-        commit_graph,
-        bitmap,
-    })
-}
-
-/// Removes the multi-pack index and its bitmap, before the packs they
-/// name are replaced: git must never find an index naming a missing pack.
-pub fn remove_bitmap(dest: &Path) -> Result<(), ConvertError> {
-    let dir = dest_layout::pack_dir(dest);
-    for entry in std::fs::read_dir(&dir).map_err(|e| ConvertError::io(&dir, e))? {
-        let path = entry.map_err(|e| ConvertError::io(&dir, e))?.path();
-        let name = path.file_name().and_then(OsStr::to_str).unwrap_or_default();
-        if name.starts_with("multi-pack-index") {
-            std::fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
-        }
-    }
-    crate::durable::sync_dir(&dir)?;
-    Ok(())
+    Ok(CommitGraph::Written(started.elapsed()))
 }
 
 fn git_available() -> bool {
@@ -102,10 +114,10 @@ fn run_git(dest: &Path, args: &[&str]) -> Result<(), ConvertError> {
         "GIT_WORK_TREE",
         "GIT_OBJECT_DIRECTORY",
         "GIT_INDEX_FILE",
+        "GIT_ALTERNATE_OBJECT_DIRECTORIES",
     ] {
         command.env_remove(var);
     }
-    command.env_remove("GIT_ALTERNATE_OBJECT_DIRECTORIES");
     let output = command
         .arg("--git-dir")
         .arg(dest)

@@ -17,7 +17,6 @@ use crate::convert::ConvertError;
 use crate::convert::ConvertOptions;
 use crate::convert::dest::{Dest, is_fresh};
 use crate::convert::error::DestState;
-use crate::convert::finish;
 use crate::convert::objects::table::ObjectTable;
 use crate::idmap::IdMap;
 use crate::repo::SourceRepo;
@@ -174,14 +173,6 @@ pub fn clean_leftovers(dest: &Dest, map: &IdMap) -> Result<(), ConvertError> {
             name.starts_with("tmp_") || (name.starts_with("pack-") && !journaled.contains(stem))
         })
         .collect();
-    if stale
-        .iter()
-        .any(|e| e.file_name().to_string_lossy().starts_with("pack-"))
-    {
-        // A multi-pack index may name them (a repack killed before it
-        // deleted the packs it replaced); this run writes it again.
-        finish::serve::remove_bitmap(&dest.path)?;
-    }
     for entry in stale {
         let path = entry.path();
         fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;

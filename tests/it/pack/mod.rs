@@ -1,6 +1,7 @@
 //! Packs: reading git's packs, writing packs git accepts, and the deltas
 //! of the packs a conversion writes.
 
+mod bitmap;
 mod deltas;
 mod read;
 mod read_throughput;

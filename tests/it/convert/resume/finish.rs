@@ -35,21 +35,15 @@ fn pack_names(dest: &Path) -> Vec<String> {
         .collect()
 }
 
-/// One pack with its `.idx` and `.rev`, a multi-pack bitmap over it, a
-/// commit-graph, and git answering from both.
+/// One pack with its `.idx`, `.rev` and `.bitmap`, a commit-graph, and
+/// git answering from both, its own check of the bitmap included.
 fn assert_ready_to_serve(dest: &Path, source: &Path) {
     let names = pack_names(dest);
     assert_eq!(names.len(), 1, "{names:?}");
     let files = dir_names(&dest.join("objects/pack"));
-    for ext in ["idx", "rev"] {
+    for ext in ["idx", "rev", "bitmap"] {
         assert!(files.contains(&format!("{}.{ext}", names[0])), "{files:?}");
     }
-    assert!(files.contains(&"multi-pack-index".to_string()), "{files:?}");
-    assert_eq!(
-        files.iter().filter(|f| f.ends_with(".bitmap")).count(),
-        1,
-        "{files:?}"
-    );
     assert!(dest.join("objects/info/commit-graph").is_file());
     assert!(git(dest, &["count-objects", "-v"]).contains("\npacks: 1\n"));
     assert_eq!(
@@ -59,8 +53,12 @@ fn assert_ready_to_serve(dest: &Path, source: &Path) {
         ),
         git(source, &["rev-list", "--count", "--all"])
     );
+    let checked = git_output(dest, &["rev-list", "--test-bitmap", "HEAD"]);
+    assert!(
+        checked.status.success() && String::from_utf8_lossy(&checked.stderr).ends_with("OK!\n"),
+        "{checked:?}"
+    );
     git(dest, &["commit-graph", "verify"]);
-    git(dest, &["multi-pack-index", "verify"]);
     let idx = dest.join("objects/pack").join(format!("{}.idx", names[0]));
     git(dest, &["verify-pack", idx.to_str().unwrap()]);
 }
@@ -197,7 +195,7 @@ fn without_git_on_path_the_conversion_completes_and_says_what_is_missing() {
     assert!(stderr.contains("warning: git is not on PATH"), "{stderr}");
     assert!(!dest.join("objects/info/commit-graph").exists());
     assert_eq!(pack_names(&dest).len(), 1);
-    // The next run with git writes them.
+    // The next run with git writes it.
     run_ok(&mut convert_cmd(&source, &dest));
     assert_ready_to_serve(&dest, &source);
 }
