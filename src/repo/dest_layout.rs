@@ -66,12 +66,6 @@ pub fn gitlinks(dest: &Path) -> PathBuf {
     rehash_dir(dest).join("gitlinks.txt")
 }
 
-/// `objects/pack/multi-pack-index`: written by git with the reachability
-/// bitmap (`multi-pack-index-<checksum>.bitmap` beside it).
-pub fn multi_pack_index(dest: &Path) -> PathBuf {
-    pack_dir(dest).join("multi-pack-index")
-}
-
 /// `objects/info/commit-graph`: written by git.
 pub fn commit_graph(dest: &Path) -> PathBuf {
     objects_dir(dest).join("info").join("commit-graph")
