@@ -1,7 +1,7 @@
 //! `git-rehash repack DEST`: one pack again after incremental runs.
 //!
-//! Exit status: 0 when DEST has one pack (and, with git on PATH, its
-//! commit-graph and bitmap), 1 when it could not be repacked (the message
+//! Exit status: 0 when DEST has one pack with its bitmap (and, with git on
+//! PATH, its commit-graph), 1 when it could not be repacked (the message
 //! says why; DEST stays a complete repository), 2 on usage errors.
 
 use std::path::{Path, PathBuf};

@@ -4,8 +4,9 @@
 //! A run is resumable and incremental: the map database in DEST is the
 //! checkpoint (`segments/`). Objects with a map row are stored in DEST
 //! and are skipped; everything else is converted, written to segments and
-//! folded into one more pack (`finish/`); refs are brought in line with
-//! SOURCE, and git writes the commit-graph and bitmap.
+//! folded into one more pack (`finish/`), which gets its reachability
+//! bitmap when it is DEST's only pack; refs are brought in line with
+//! SOURCE, DEST is published, and git writes the commit-graph.
 //!
 //! On a first run, everything that can refuse the input (missing objects,
 //! collisions, unmapped gitlinks, unsupported layouts) is checked before
@@ -15,10 +16,10 @@
 //! table), `scan/` (decode and check every object once), `plan/` (refusals
 //! and the dependency order), `write/` (the blob and map passes),
 //! `segments/` (their output packs and the map commits), `finish/` (the
-//! segments folded into one pack, `git-rehash repack`, the commit-graph and
-//! bitmap), `resume/` (an existing DEST, stop points), `interop/`
-//! (submodules, gitlinks, git's compat map, notes), `dest.rs` (DEST
-//! created, locked, published).
+//! segments folded into one pack, `git-rehash repack`, the pack's bitmap
+//! and the commit-graph), `resume/` (an existing DEST, stop points),
+//! `interop/` (submodules, gitlinks, git's compat map, notes), `dest.rs`
+//! (DEST created, locked, published).
 
 mod context;
 mod dest;

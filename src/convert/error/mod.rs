@@ -45,8 +45,7 @@ pub enum ConvertError {
         #[source]
         error: Box<ConvertError>,
     },
-    /// git could not write DEST's commit-graph or bitmap; DEST itself is
-    /// complete.
+    /// git could not write DEST's commit-graph; DEST itself is complete.
     #[error(
         "{} is converted and complete, but `{command}` failed: {detail}. Run the conversion again to retry",
         dest.display()

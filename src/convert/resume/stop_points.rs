@@ -40,7 +40,7 @@ pub mod phase {
     pub const REFS: &str = "refs";
     /// Everything durable, `HEAD` and `config` not yet written.
     pub const PUBLISH: &str = "publish";
-    /// DEST published; its commit-graph and bitmap not yet written.
+    /// DEST published; its commit-graph not yet written.
     pub const PUBLISHED: &str = "published";
 }
 

@@ -139,7 +139,7 @@ fn incremental_runs_add_one_pack_each_and_repack_folds_them() {
         );
         run_ok(&mut convert_cmd(&source, &dest));
         assert_eq!(pack_names(&dest).len(), 1 + round, "after round {round}");
-        // The bitmap covers every pack.
+        // git answers from the first pack's bitmap and walks the others.
         assert_eq!(
             git(
                 &dest,

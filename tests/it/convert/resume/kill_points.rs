@@ -32,7 +32,7 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
         points.push(k.to_string());
     }
     // The last kill point of all comes after DEST is published (its
-    // commit-graph and bitmap not yet written): the sweep may land on it.
+    // commit-graph not yet written): the sweep may land on it.
     let last_numbered = points.last().cloned();
     // Every phase, including the windows inside a segment's commit.
     for spec in [
