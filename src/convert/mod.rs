@@ -276,7 +276,7 @@ fn convert_in_pool(
     stops.kill_point(phase::PUBLISH);
     dest.publish(&refs_done.head, &config)?;
     stops.kill_point(phase::PUBLISHED);
-    if folded.is_some() || !finish::serve::has_commit_graph(&dest.path) {
+    if folded.is_some() || !finish::serve::commit_graph_is_current(&dest.path) {
         outcome.serving.commit_graph = finish::serve::write_commit_graph(&dest.path, progress)?;
     }
     outcome.elapsed = started.elapsed();

@@ -96,7 +96,7 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
     let tips: Vec<_> = refs.tip_ids().collect();
     outcome.serving.bitmap = serve::write_pack_bitmap(&dest.path, &map, &tips, progress)?;
     outcome.serving.commit_graph =
-        if outcome.packs_before > 1 || !serve::has_commit_graph(&dest.path) {
+        if outcome.packs_before > 1 || !serve::commit_graph_is_current(&dest.path) {
             serve::write_commit_graph(&dest.path, progress)?
         } else {
             CommitGraph::Current

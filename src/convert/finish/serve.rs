@@ -72,9 +72,21 @@ pub fn write_pack_bitmap(
     Ok(Some((summary, started.elapsed())))
 }
 
-/// Whether DEST has its commit-graph.
-pub fn has_commit_graph(dest: &Path) -> bool {
-    dest_layout::commit_graph(dest).is_file()
+/// Whether DEST's commit-graph exists and is newer than every pack (a
+/// run killed after adding a pack, before writing the commit-graph, left
+/// one that lacks the newest commits).
+pub fn commit_graph_is_current(dest: &Path) -> bool {
+    let modified = |path: &Path| std::fs::metadata(path).and_then(|m| m.modified()).ok();
+    let Some(graph) = modified(&dest_layout::commit_graph(dest)) else {
+        return false;
+    };
+    let Ok(entries) = std::fs::read_dir(dest_layout::pack_dir(dest)) else {
+        return false;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "pack"))
+        .all(|e| modified(&e.path()).is_some_and(|pack| pack <= graph))
 }
 
 /// Writes DEST's commit-graph with the installed git.
