@@ -93,6 +93,11 @@ impl Ewah {
         }
     }
 
+    /// Size of the compressed form, in words.
+    pub fn compressed_words(&self) -> usize {
+        self.words.len()
+    }
+
     /// Appends the serialized form to `out`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(&self.bits.to_be_bytes());

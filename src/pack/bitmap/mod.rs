@@ -6,14 +6,15 @@
 //! The pack must hold the closure of every commit in it (a repository's
 //! one pack does). The file holds the header, four type bitmaps (commits,
 //! trees, blobs, tags), one entry per selected commit (its position in the
-//! idx, no XOR base, its EWAH bitmap), and the trailing checksum; no
-//! optional section.
+//! idx, the entry it is XOR-ed with if any, its EWAH bitmap), and the
+//! trailing checksum; no optional section.
 
 mod build;
 mod ewah;
 mod graph;
 mod select;
 
+use std::collections::VecDeque;
 use std::path::PathBuf;
 
 use sha2::Digest;
@@ -25,6 +26,10 @@ use crate::pack::{Pack, PackError};
 use crate::progress::Progress;
 use ewah::Ewah;
 use graph::Graph;
+
+/// How many earlier entries a bitmap may be XOR-ed with (git reads up to
+/// 160 back; its writer also tries 10).
+const XOR_WINDOW: usize = 10;
 
 /// The only flag written: the pack holds the closure of its commits
 /// (required by every reader).
@@ -120,11 +125,31 @@ fn serialize(pack: &Pack, graph: &Graph, built: &[(u32, Ewah)]) -> Vec<u8> {
         }
         Ewah::from_words(&dense).write_to(&mut out);
     }
+    // Each bitmap is stored as it is or XOR-ed with one of the few before
+    // it, whichever compresses smaller: neighbours in build order are
+    // commits of nearby history, whose bitmaps differ in few words.
+    let mut recent: VecDeque<Vec<u64>> = VecDeque::with_capacity(XOR_WINDOW);
     for (commit, bitmap) in built {
+        let mut dense = vec![0u64; words];
+        bitmap.or_into(&mut dense);
+        let mut best = (0u8, None);
+        let mut best_words = bitmap.compressed_words();
+        for (back, earlier) in recent.iter().rev().enumerate() {
+            let xored: Vec<u64> = dense.iter().zip(earlier).map(|(a, b)| a ^ b).collect();
+            let candidate = Ewah::from_words(&xored);
+            if candidate.compressed_words() < best_words {
+                best_words = candidate.compressed_words();
+                best = (back as u8 + 1, Some(candidate));
+            }
+        }
         out.extend_from_slice(&graph.index_of_position[*commit as usize].to_be_bytes());
-        out.push(0); // no XOR base
+        out.push(best.0); // how many entries back the XOR base is (0: none)
         out.push(0); // no flags
-        bitmap.write_to(&mut out);
+        best.1.as_ref().unwrap_or(bitmap).write_to(&mut out);
+        if recent.len() == XOR_WINDOW {
+            recent.pop_front();
+        }
+        recent.push_back(dense);
     }
     let trailer: Vec<u8> = match pack.idx.hash_kind() {
         HashKind::Sha256 => sha2::Sha256::digest(&out).to_vec(),
