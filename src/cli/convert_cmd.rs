@@ -7,6 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
+use super::convert_exit::EXIT_INTERRUPTED;
+use super::json_report::RunReport;
 use super::phase_timings::PhaseTimings;
 use super::progress_bars::Bars;
 use git_rehash::convert::{
@@ -83,6 +85,11 @@ pub struct ConvertArgs {
     /// also with --quiet).
     #[arg(long)]
     timings: bool,
+    /// Print one JSON object on stdout at the end of the run, whatever its
+    /// outcome: status, exit code, counts, the error with the objects it
+    /// names, phase timings.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `--window`, or its default for the delta mode.
@@ -129,14 +136,19 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         Some(b) => b,
         None => &NoProgress,
     };
-    let timings = args.timings.then(|| PhaseTimings::new(drawn));
+    let timings = (args.timings || args.json).then(|| PhaseTimings::new(drawn));
     let progress: &dyn Progress = match &timings {
         Some(t) => t,
         None => drawn,
     };
     let result = convert(&opts, progress);
     if let Some(timings) = &timings {
-        eprint!("{}", timings.report());
+        if args.timings {
+            eprint!("{}", timings.report());
+        }
+        if args.json {
+            RunReport::new(&args.source, &args.dest, &result, &timings.phases()).print()?;
+        }
     }
     let outcome = match result {
         Ok(outcome) => outcome,
@@ -149,7 +161,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                 args.source.display(),
                 args.dest.display()
             );
-            return Ok(ExitCode::from(130));
+            return Ok(ExitCode::from(EXIT_INTERRUPTED));
         }
         Err(e) => return Err(e.into()),
     };

@@ -2,6 +2,8 @@
 //! progress bars (the only place that draws on the terminal).
 
 mod convert_cmd;
+mod convert_exit;
+mod json_report;
 mod map_cmd;
 mod phase_timings;
 mod progress_bars;

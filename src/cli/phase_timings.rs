@@ -1,6 +1,6 @@
 //! `convert --timings`: wall and CPU time of every phase, printed at the
 //! end, so a slow run can be read without a profiler (which phase, and
-//! whether it used every core).
+//! whether it used every core); `convert --json` reports the same times.
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -18,6 +18,17 @@ fn process_cpu() -> Duration {
     tv(usage.ru_utime) + tv(usage.ru_stime)
 }
 
+/// The name [`PhaseTimings::phases`] gives the whole run, after the phases.
+pub const WHOLE_RUN: &str = "whole run";
+
+/// The wall and CPU time one phase took.
+#[derive(Clone, Copy, Debug)]
+pub struct PhaseTime {
+    pub phase: &'static str,
+    pub wall: Duration,
+    pub cpu: Duration,
+}
+
 struct Open {
     phase: &'static str,
     wall: Instant,
@@ -29,7 +40,7 @@ pub struct PhaseTimings<'a> {
     inner: &'a dyn Progress,
     started: Instant,
     open: Mutex<Option<Open>>,
-    done: Mutex<Vec<(&'static str, Duration, Duration)>>,
+    done: Mutex<Vec<PhaseTime>>,
 }
 
 impl<'a> PhaseTimings<'a> {
@@ -44,30 +55,42 @@ impl<'a> PhaseTimings<'a> {
 
     fn close(&self) {
         if let Some(open) = self.open.lock().expect("timings lock").take() {
-            self.done.lock().expect("timings lock").push((
-                open.phase,
-                open.wall.elapsed(),
-                process_cpu().saturating_sub(open.cpu),
-            ));
+            self.done.lock().expect("timings lock").push(PhaseTime {
+                phase: open.phase,
+                wall: open.wall.elapsed(),
+                cpu: process_cpu().saturating_sub(open.cpu),
+            });
         }
     }
 
-    /// The table: one line per phase, then the whole run (whose time
+    /// Every phase so far, in order, then the whole run (whose time
     /// outside named phases is start-up, checks and waiting on fsync).
-    pub fn report(&self) -> String {
+    pub fn phases(&self) -> Vec<PhaseTime> {
         self.close();
+        let mut out = self.done.lock().expect("timings lock").clone();
+        out.push(PhaseTime {
+            phase: WHOLE_RUN,
+            wall: self.started.elapsed(),
+            cpu: process_cpu(),
+        });
+        out
+    }
+
+    /// The table of [`PhaseTimings::phases`]: wall and CPU time, and the
+    /// cores kept busy (CPU / wall).
+    pub fn report(&self) -> String {
         let mut out = format!(
             "{:<34} {:>9} {:>9} {:>6}\n",
             "phase", "wall s", "CPU s", "cores"
         );
-        let line = |name: &str, wall: Duration, cpu: Duration| {
-            let (w, c) = (wall.as_secs_f64(), cpu.as_secs_f64());
-            format!("{name:<34} {w:>9.2} {c:>9.2} {:>6.2}\n", c / w.max(1e-9))
-        };
-        for &(phase, wall, cpu) in self.done.lock().expect("timings lock").iter() {
-            out += &line(phase, wall, cpu);
+        for time in self.phases() {
+            let (w, c) = (time.wall.as_secs_f64(), time.cpu.as_secs_f64());
+            out += &format!(
+                "{:<34} {w:>9.2} {c:>9.2} {:>6.2}\n",
+                time.phase,
+                c / w.max(1e-9)
+            );
         }
-        out += &line("whole run", self.started.elapsed(), process_cpu());
         out
     }
 }

@@ -37,7 +37,7 @@ mod write;
 
 use std::time::Instant;
 
-pub use error::{ConvertError, role_name};
+pub use error::{ConvertError, CorruptInput, ErrorKind, Refusal, UnmappedSubmodule, role_name};
 pub use finish::repack::{Repacked, repack};
 pub use finish::serve::{CommitGraph, ServingIndexes};
 pub use interop::InteropOutcome;
@@ -48,7 +48,6 @@ pub use outcome::{ConvertOutcome, SubmoduleOutcome};
 pub use resume::JOURNAL_FORMAT;
 pub use scan::{MissingReference, UnmappedGitlink};
 
-use crate::convert::error::Refusal;
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
 use crate::progress::Progress;

@@ -23,12 +23,28 @@ pub enum Refusal {
     DestInsideSource { dest: PathBuf, source_dir: PathBuf },
     #[error("{}", missing_message(.0))]
     MissingObjects(Vec<MissingReference>),
-    #[error("{0}")]
-    UnmappedGitlinks(String),
+    #[error("{message}")]
+    UnmappedGitlinks {
+        message: String,
+        submodules: Vec<UnmappedSubmodule>,
+    },
     #[error("ref {refname} points to {id}, which is not in the repository")]
     MissingRefTarget { refname: String, id: ObjectId },
     #[error("{0}")]
     IncompatibleOptions(String),
+}
+
+/// A submodule path whose gitlinks name commits no map gives a SHA-256
+/// name to.
+#[derive(Debug, Clone)]
+pub struct UnmappedSubmodule {
+    /// The gitlink's path in the superproject's trees, or its name and
+    /// tree when no commit reaches that tree.
+    pub path: String,
+    /// The distinct submodule commits pinned there, sorted.
+    pub commits: Vec<ObjectId>,
+    /// A superproject commit whose tree pins one of them.
+    pub pinned_by: Option<ObjectId>,
 }
 
 fn missing_message(missing: &[MissingReference]) -> String {

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use crate::convert::ConvertError;
-use crate::convert::error::Refusal;
+use crate::convert::error::{Refusal, UnmappedSubmodule};
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::scan::UnmappedGitlink;
@@ -43,18 +43,31 @@ pub fn unmapped_gitlinks_error(
         slot.0.insert(p.target);
         slot.1 = slot.1.or(commit);
     }
+    let submodules: Vec<UnmappedSubmodule> = by_path
+        .into_iter()
+        .map(|(path, (targets, pinned_by))| {
+            let mut commits: Vec<ObjectId> = targets.into_iter().collect();
+            commits.sort();
+            UnmappedSubmodule {
+                path,
+                commits,
+                pinned_by,
+            }
+        })
+        .collect();
     let mut msg = format!(
         "cannot convert: gitlinks in {} tree(s) name submodule commits that have no SHA-256 name \
          (git refuses these too: the submodule must be converted first)",
         wanted.len()
     );
-    for (path, (targets, commit)) in &by_path {
-        let example = targets.iter().min().expect("each path has a target");
+    for sub in &submodules {
         msg.push_str(&format!(
-            "\n  submodule path {path}: {} distinct commit(s), e.g. {example}",
-            targets.len()
+            "\n  submodule path {}: {} distinct commit(s), e.g. {}",
+            sub.path,
+            sub.commits.len(),
+            sub.commits[0]
         ));
-        if let Some(c) = commit {
+        if let Some(c) = sub.pinned_by {
             msg.push_str(&format!(", pinned by commit {c}"));
         }
     }
@@ -63,7 +76,11 @@ pub fn unmapped_gitlinks_error(
          --submodule-map <SUBMODULE-DEST>/rehash/map.sqlite (or a file of '<sha1> <sha256>' lines), \
          or accept lossy surrogate names with --unmapped-gitlinks=placeholder",
     );
-    Refusal::UnmappedGitlinks(msg).into()
+    Refusal::UnmappedGitlinks {
+        message: msg,
+        submodules,
+    }
+    .into()
 }
 
 /// For each wanted tree: a commit whose tree reaches it, and its directory path.

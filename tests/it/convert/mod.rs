@@ -9,5 +9,6 @@ mod notes;
 mod oracle_names;
 mod read_back;
 mod resume;
+mod source_pack_kinds;
 mod submodules;
 mod unknown_headers;

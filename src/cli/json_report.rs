@@ -1,0 +1,314 @@
+//! `convert --json`: one JSON object on stdout at the end of a run, for
+//! scripts and CI, whether the run converted, was refused, failed or was
+//! interrupted. Counts are `null` when the run did not finish; a refusal
+//! names the objects it is about in fields of its own, so a caller need
+//! not parse the message.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use serde::Serialize;
+
+use super::convert_exit::RunEnd;
+use super::phase_timings::PhaseTime;
+use git_rehash::convert::{
+    ConvertError, ConvertOutcome, CorruptInput, MissingReference, Refusal, UnmappedSubmodule,
+    role_name,
+};
+use git_rehash::object::ObjectKind;
+
+#[derive(Serialize)]
+pub struct RunReport {
+    status: &'static str,
+    exit_code: u8,
+    exit_meaning: &'static str,
+    source: String,
+    dest: String,
+    /// What a finished run did; `null` otherwise.
+    result: Option<ResultReport>,
+    /// Why the run stopped; `null` when it finished or was interrupted.
+    error: Option<ErrorReport>,
+    /// Every phase in order, the last one the whole run.
+    phases: Vec<PhaseReport>,
+}
+
+#[derive(Serialize)]
+struct ResultReport {
+    objects_listed: u64,
+    /// Objects earlier runs had converted (skipped by this one).
+    objects_already_converted: u64,
+    objects_converted: u64,
+    /// Of those, objects an interrupted run had scanned.
+    objects_restored_from_checkpoint: u64,
+    objects_by_type: BTreeMap<&'static str, u64>,
+    bytes_inflated: u64,
+    packs_written: u32,
+    pack_bytes: u64,
+    segments_written: u32,
+    refs_written: usize,
+    refs_deleted: usize,
+    reflog_entries_dropped: usize,
+    pseudo_refs_dropped: Vec<String>,
+    unknown_headers_copied: BTreeMap<String, u64>,
+    gitlinks_mapped: usize,
+    gitlink_surrogates: usize,
+    submodules: Vec<SubmoduleReport>,
+    map: String,
+}
+
+#[derive(Serialize)]
+struct SubmoduleReport {
+    name: String,
+    status: &'static str,
+    objects_converted: u64,
+    dest: String,
+}
+
+#[derive(Serialize)]
+struct ErrorReport {
+    /// `refused`, `corrupt`, `dest_state` or `failed`.
+    kind: &'static str,
+    /// The message printed on stderr, without its causes.
+    message: String,
+    causes: Vec<String>,
+    /// The submodule whose conversion stopped (nested: `outer/inner`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    submodule: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    missing_objects: Vec<MissingObjectReport>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unmapped_gitlinks: Vec<UnmappedGitlinkReport>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing_ref_target: Option<RefReport>,
+    /// The object a corrupt-input error is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    object: Option<ObjectReport>,
+}
+
+#[derive(Serialize)]
+struct MissingObjectReport {
+    id: String,
+    referenced_by: String,
+    referenced_by_type: &'static str,
+    /// How it is referenced: `entry`, `gitlink entry`, `tree`, `parent`,
+    /// `mergetag object`, `target`.
+    role: &'static str,
+}
+
+#[derive(Serialize)]
+struct UnmappedGitlinkReport {
+    path: String,
+    commits: Vec<String>,
+    pinned_by: Option<String>,
+}
+
+#[derive(Serialize)]
+struct RefReport {
+    name: String,
+    target: String,
+}
+
+#[derive(Serialize)]
+struct ObjectReport {
+    id: String,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    kind: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+}
+
+#[derive(Serialize)]
+struct PhaseReport {
+    phase: &'static str,
+    wall_seconds: f64,
+    cpu_seconds: f64,
+}
+
+impl RunReport {
+    pub fn new(
+        source: &Path,
+        dest: &Path,
+        result: &Result<ConvertOutcome, ConvertError>,
+        phases: &[PhaseTime],
+    ) -> Self {
+        let end = RunEnd::of(result);
+        RunReport {
+            status: end.status(),
+            exit_code: end.exit_code(),
+            exit_meaning: end.exit_meaning(),
+            source: source.display().to_string(),
+            dest: dest.display().to_string(),
+            result: result.as_ref().ok().map(ResultReport::new),
+            error: match result {
+                Err(ConvertError::Interrupted) | Ok(_) => None,
+                Err(e) => Some(ErrorReport::new(e)),
+            },
+            phases: phases
+                .iter()
+                .map(|t| PhaseReport {
+                    phase: t.phase,
+                    wall_seconds: t.wall.as_secs_f64(),
+                    cpu_seconds: t.cpu.as_secs_f64(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Writes the report as one line on stdout.
+    pub fn print(&self) -> std::io::Result<()> {
+        let mut stdout = std::io::stdout().lock();
+        serde_json::to_writer(&mut stdout, self)?;
+        writeln!(stdout)?;
+        stdout.flush()
+    }
+}
+
+impl ResultReport {
+    fn new(outcome: &ConvertOutcome) -> Self {
+        // Every type, so a reader finds each key even when it is 0.
+        let objects_by_type = [
+            ObjectKind::Commit,
+            ObjectKind::Tree,
+            ObjectKind::Blob,
+            ObjectKind::Tag,
+        ]
+        .into_iter()
+        .map(|kind| {
+            let count = outcome.objects_by_kind.get(&kind).copied().unwrap_or(0);
+            (kind.as_str(), count)
+        })
+        .collect();
+        ResultReport {
+            objects_listed: outcome.objects_listed,
+            objects_already_converted: outcome.objects_known,
+            objects_converted: outcome.objects_read,
+            objects_restored_from_checkpoint: outcome.objects_restored,
+            objects_by_type,
+            bytes_inflated: outcome.bytes_inflated,
+            packs_written: outcome.packs_written,
+            pack_bytes: outcome.pack_size,
+            segments_written: outcome.segments_written,
+            refs_written: outcome.refs_written,
+            refs_deleted: outcome.refs_deleted,
+            reflog_entries_dropped: outcome.reflog_entries_dropped,
+            pseudo_refs_dropped: outcome.pseudo_refs_dropped.clone(),
+            unknown_headers_copied: outcome.unknown_headers.clone(),
+            gitlinks_mapped: outcome.interop.gitlinks_mapped,
+            gitlink_surrogates: outcome.interop.gitlink_surrogates,
+            submodules: outcome
+                .submodules
+                .iter()
+                .map(|sub| SubmoduleReport {
+                    name: sub.name.clone(),
+                    status: if sub.outcome.continued {
+                        "updated"
+                    } else {
+                        "converted"
+                    },
+                    objects_converted: sub.outcome.objects_read,
+                    dest: sub.outcome.dest.display().to_string(),
+                })
+                .collect(),
+            map: outcome.map_path.display().to_string(),
+        }
+    }
+}
+
+impl ErrorReport {
+    fn new(error: &ConvertError) -> Self {
+        // A submodule's error wraps the one that stopped it: report the
+        // innermost, under the path of submodule names leading to it.
+        let mut names = Vec::new();
+        let mut inner = error;
+        while let ConvertError::Submodule { name, error, .. } = inner {
+            names.push(name.as_str());
+            inner = error;
+        }
+        let mut causes = Vec::new();
+        let mut cause = std::error::Error::source(inner);
+        while let Some(c) = cause {
+            causes.push(c.to_string());
+            cause = c.source();
+        }
+        let mut report = ErrorReport {
+            kind: kind_name(inner),
+            message: inner.to_string(),
+            causes,
+            submodule: (!names.is_empty()).then(|| names.join("/")),
+            missing_objects: Vec::new(),
+            unmapped_gitlinks: Vec::new(),
+            missing_ref_target: None,
+            object: None,
+        };
+        match inner {
+            ConvertError::Refused(Refusal::MissingObjects(missing)) => {
+                report.missing_objects = missing_objects(missing);
+            }
+            ConvertError::Refused(Refusal::UnmappedGitlinks { submodules, .. }) => {
+                report.unmapped_gitlinks = submodules.iter().map(unmapped_gitlink).collect();
+            }
+            ConvertError::Refused(Refusal::MissingRefTarget { refname, id }) => {
+                report.missing_ref_target = Some(RefReport {
+                    name: refname.clone(),
+                    target: id.to_string(),
+                });
+            }
+            ConvertError::Corrupt(corrupt) => report.object = corrupt_object(corrupt),
+            _ => {}
+        }
+        report
+    }
+}
+
+fn kind_name(error: &ConvertError) -> &'static str {
+    use git_rehash::convert::ErrorKind;
+    match error.kind() {
+        ErrorKind::Refused => "refused",
+        ErrorKind::Corrupt => "corrupt",
+        ErrorKind::DestState => "dest_state",
+        ErrorKind::Failed => "failed",
+        ErrorKind::Interrupted => "interrupted",
+    }
+}
+
+/// Each (missing object, referencing object, role) once, sorted.
+fn missing_objects(missing: &[MissingReference]) -> Vec<MissingObjectReport> {
+    let mut refs: Vec<&MissingReference> = missing.iter().collect();
+    refs.sort_by_key(|m| (m.missing, m.holder, role_name(m.role)));
+    refs.dedup_by_key(|m| (m.missing, m.holder, role_name(m.role)));
+    refs.into_iter()
+        .map(|m| MissingObjectReport {
+            id: m.missing.to_string(),
+            referenced_by: m.holder.to_string(),
+            referenced_by_type: m.holder_kind.as_str(),
+            role: role_name(m.role),
+        })
+        .collect()
+}
+
+fn unmapped_gitlink(sub: &UnmappedSubmodule) -> UnmappedGitlinkReport {
+    UnmappedGitlinkReport {
+        path: sub.path.clone(),
+        commits: sub.commits.iter().map(ToString::to_string).collect(),
+        pinned_by: sub.pinned_by.map(|c| c.to_string()),
+    }
+}
+
+/// The object, type and file a corrupt-input error names, when it names one.
+fn corrupt_object(corrupt: &CorruptInput) -> Option<ObjectReport> {
+    let (id, kind, file) = match corrupt {
+        CorruptInput::Collision { id, file, .. } => (id, None, Some(file)),
+        CorruptInput::HashMismatch { expected, file, .. } => (expected, None, Some(file)),
+        CorruptInput::NotDecoded { id } | CorruptInput::ReferenceCycle { id } => (id, None, None),
+        CorruptInput::Malformed { id, kind, .. } | CorruptInput::Translate { id, kind, .. } => {
+            (id, Some(kind.as_str()), None)
+        }
+        CorruptInput::Pack(_) | CorruptInput::Loose(_) => return None,
+    };
+    Some(ObjectReport {
+        id: id.to_string(),
+        kind,
+        file: file.cloned(),
+    })
+}

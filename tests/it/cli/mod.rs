@@ -1,0 +1,4 @@
+//! The command line's own output, beyond what a subcommand does to a
+//! repository: `convert --json`.
+
+mod json_report;
