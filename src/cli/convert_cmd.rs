@@ -165,7 +165,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         }
         Err(e) => return Err(e.into()),
     };
-    super::repack_cmd::report_serving(&outcome.serving, &outcome.dest, args.quiet);
+    super::repack_cmd::report_serving(&outcome.serving, args.quiet);
     if !args.quiet {
         let kinds: Vec<String> = outcome
             .objects_by_kind

@@ -4,13 +4,13 @@
 //! PATH, its commit-graph), 1 when it could not be repacked (the message
 //! says why; DEST stays a complete repository), 2 on usage errors.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
 use super::progress_bars::Bars;
-use git_rehash::convert::{CommitGraph, ServingIndexes, repack};
+use git_rehash::convert::{ServingIndexes, repack};
 use git_rehash::progress::{NoProgress, Progress};
 
 #[derive(Debug, Args)]
@@ -29,7 +29,7 @@ pub fn run(args: RepackArgs) -> anyhow::Result<ExitCode> {
         None => &NoProgress,
     };
     let outcome = repack(&args.dest, progress)?;
-    report_serving(&outcome.serving, &args.dest, args.quiet);
+    report_serving(&outcome.serving, args.quiet);
     if !args.quiet {
         if outcome.packs_before > 1 {
             eprintln!(
@@ -44,27 +44,15 @@ pub fn run(args: RepackArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Says what became of DEST's bitmap and commit-graph: a warning when git
-/// was missing (even with `--quiet`), what was written otherwise.
-pub fn report_serving(serving: &ServingIndexes, dest: &Path, quiet: bool) {
-    if let CommitGraph::NoGit = serving.commit_graph {
+/// Says what the run wrote of DEST's bitmap and commit-graph.
+pub fn report_serving(serving: &ServingIndexes, quiet: bool) {
+    if let (Some((written, took)), false) = (serving, quiet) {
         eprintln!(
-            "warning: git is not on PATH, so {0} has no commit-graph; where git is, run:\n  git --git-dir {0} commit-graph write --reachable",
-            dest.display()
-        );
-    }
-    if quiet {
-        return;
-    }
-    if let Some((bitmap, took)) = &serving.bitmap {
-        eprintln!(
-            "reachability bitmap: {} commits, {:.1} MB, in {:.1}s",
-            bitmap.commits,
-            bitmap.bytes as f64 / 1e6,
+            "reachability bitmap: {} commits, {:.1} MB; commit-graph: {} commits; in {:.1}s",
+            written.bitmap_commits,
+            written.bitmap_bytes as f64 / 1e6,
+            written.graph_commits,
             took.as_secs_f64()
         );
-    }
-    if let CommitGraph::Written(took) = serving.commit_graph {
-        eprintln!("commit-graph written in {:.1}s", took.as_secs_f64());
     }
 }

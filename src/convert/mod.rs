@@ -5,8 +5,8 @@
 //! checkpoint (`segments/`). Objects with a map row are stored in DEST
 //! and are skipped; everything else is converted, written to segments and
 //! folded into one more pack (`finish/`), which gets its reachability
-//! bitmap when it is DEST's only pack; refs are brought in line with
-//! SOURCE, DEST is published, and git writes the commit-graph.
+//! bitmap and the commit-graph when it is DEST's only pack; refs are
+//! brought in line with SOURCE, and DEST is published.
 //!
 //! On a first run, everything that can refuse the input (missing objects,
 //! collisions, unmapped gitlinks, unsupported layouts) is checked before
@@ -37,9 +37,10 @@ mod write;
 
 use std::time::Instant;
 
+pub use crate::pack::reach::ReachSummary;
 pub use error::{ConvertError, CorruptInput, ErrorKind, Refusal, UnmappedSubmodule, role_name};
 pub use finish::repack::{Repacked, repack};
-pub use finish::serve::{CommitGraph, ServingIndexes};
+pub use finish::serve::ServingIndexes;
 pub use interop::InteropOutcome;
 pub use interop::external_map::surrogate_for;
 pub use interop::rekey_notes::RekeyedRef;
@@ -50,7 +51,7 @@ pub use scan::{MissingReference, UnmappedGitlink};
 
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
-use crate::progress::Progress;
+use crate::progress::{NoProgress, Progress};
 use crate::refs;
 use crate::repo::{SourceRepo, dest_layout};
 use crate::translate::TranslateOptions;
@@ -220,21 +221,35 @@ fn convert_in_pool(
         .tip_ids()
         .filter_map(|id| table.map_sha1(&id))
         .collect();
-    outcome.serving.bitmap = finish::serve::write_pack_bitmap(&dest.path, &map, &tips, progress)?;
+    let serving_target = finish::serve::target(&dest.path, &map)?;
 
-    progress.start("writing refs, indexing map", None);
+    progress.start("writing refs, indexing map, bitmap, commit-graph", None);
     stops.check_interrupt()?;
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
-    // The map's index build (SQLite, mostly one core) and the refs (file
-    // creation and fdatasync, mostly waiting) need nothing of each other:
-    // they run side by side.
-    let (refs_done, indexed) = std::thread::scope(|scope| {
+    // The map's index build (SQLite, mostly one core), the refs (file
+    // creation and fdatasync, mostly waiting) and the pack's bitmap and
+    // commit-graph (all cores, reading the pack) need nothing of each
+    // other: they run side by side.
+    let (refs_done, indexed, serving) = std::thread::scope(|scope| {
         let index = scope.spawn(|| map.finish_load());
-        let refs = refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper);
-        (refs, index.join().expect("the index build does not panic"))
+        let (refs, serving) = rayon::join(
+            || refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper),
+            || {
+                serving_target
+                    .as_deref()
+                    .map(|idx| finish::serve::write(&dest.path, idx, &tips, &NoProgress))
+                    .transpose()
+            },
+        );
+        (
+            refs,
+            index.join().expect("the index build does not panic"),
+            serving,
+        )
     });
     let refs_done = refs_done?;
     indexed?;
+    outcome.serving = serving?;
     let mut ref_files = refs_done.files.clone();
     if opts.rekey_notes {
         // The reverse index, built above, tells created trees from
@@ -274,10 +289,6 @@ fn convert_in_pool(
     )?;
     stops.kill_point(phase::PUBLISH);
     dest.publish(&refs_done.head, &config)?;
-    stops.kill_point(phase::PUBLISHED);
-    if folded.is_some() || !finish::serve::commit_graph_is_current(&dest.path) {
-        outcome.serving.commit_graph = finish::serve::write_commit_graph(&dest.path, progress)?;
-    }
     outcome.elapsed = started.elapsed();
     Ok(outcome)
 }

@@ -3,7 +3,6 @@
 //! decoding over the delta trees (gitformat-pack); `write`: SHA-256 (or
 //! SHA-1) `.pack`, `.idx` v2 and `.rev` files.
 
-pub mod bitmap;
 mod cache;
 mod check;
 pub(crate) mod checksum;
@@ -14,6 +13,7 @@ mod entry;
 mod error;
 mod idx;
 mod layout;
+pub mod reach;
 mod resolve;
 mod traverse;
 pub mod write;

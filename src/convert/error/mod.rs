@@ -45,16 +45,6 @@ pub enum ConvertError {
         #[source]
         error: Box<ConvertError>,
     },
-    /// git could not write DEST's commit-graph; DEST itself is complete.
-    #[error(
-        "{} is converted and complete, but `{command}` failed: {detail}. Run the conversion again to retry",
-        dest.display()
-    )]
-    ServingIndex {
-        dest: PathBuf,
-        command: String,
-        detail: String,
-    },
     #[error("interrupted")]
     Interrupted,
 }
@@ -89,8 +79,7 @@ impl ConvertError {
             ConvertError::File(_)
             | ConvertError::PackWrite(_)
             | ConvertError::Refs(_)
-            | ConvertError::Map(_)
-            | ConvertError::ServingIndex { .. } => ErrorKind::Failed,
+            | ConvertError::Map(_) => ErrorKind::Failed,
             ConvertError::Submodule { error, .. } => error.kind(),
             ConvertError::Interrupted => ErrorKind::Interrupted,
         }

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use super::serve::{self, CommitGraph, ServingIndexes};
+use super::serve::{self, ServingIndexes};
 use super::{open_checked, remove_packs, stem_of};
 use crate::convert::ConvertError;
 use crate::convert::dest::Dest;
@@ -94,12 +94,8 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
     }
     let refs = refs::read_source_refs(&dest.path, HashKind::Sha256)?;
     let tips: Vec<_> = refs.tip_ids().collect();
-    outcome.serving.bitmap = serve::write_pack_bitmap(&dest.path, &map, &tips, progress)?;
-    outcome.serving.commit_graph =
-        if outcome.packs_before > 1 || !serve::commit_graph_is_current(&dest.path) {
-            serve::write_commit_graph(&dest.path, progress)?
-        } else {
-            CommitGraph::Current
-        };
+    if let Some(idx) = serve::target(&dest.path, &map)? {
+        outcome.serving = Some(serve::write(&dest.path, &idx, &tips, progress)?);
+    }
     Ok(outcome)
 }

@@ -40,8 +40,6 @@ pub mod phase {
     pub const REFS: &str = "refs";
     /// Everything durable, `HEAD` and `config` not yet written.
     pub const PUBLISH: &str = "publish";
-    /// DEST published; its commit-graph not yet written.
-    pub const PUBLISHED: &str = "published";
 }
 
 /// The interrupt flag and the test hooks of one run.

@@ -1,8 +1,8 @@
 //! Packs: reading git's packs, writing packs git accepts, and the deltas
 //! of the packs a conversion writes.
 
-mod bitmap;
 mod deltas;
+mod reach;
 mod read;
 mod read_throughput;
 mod write;

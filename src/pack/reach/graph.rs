@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use super::BitmapError;
+use super::ReachError;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::object::{ReferenceRole, for_each_reference};
@@ -118,7 +118,7 @@ struct Node {
 impl Graph {
     /// Decodes every commit, tree and tag of `pack`. Every object they
     /// reach must be in the pack: a bitmap needs the closure.
-    pub fn of_pack(pack: &Pack) -> Result<Self, BitmapError> {
+    pub fn of_pack(pack: &Pack) -> Result<Self, ReachError> {
         let by_offset = pack.entries_by_offset()?;
         let n = by_offset.len();
         let mut position_of_index = vec![0u32; n];
@@ -148,9 +148,9 @@ impl Graph {
                     None => missing = missing.or(Some(child)),
                 }
             })
-            .map_err(|error| BitmapError::Malformed { id: id(), error })?;
+            .map_err(|error| ReachError::Malformed { id: id(), error })?;
             if let Some(missing) = missing {
-                return Err(BitmapError::NotClosed { id: id(), missing });
+                return Err(ReachError::NotClosed { id: id(), missing });
             }
             let time = if kind == ObjectKind::Commit {
                 committer_time(body)

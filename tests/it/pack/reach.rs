@@ -1,8 +1,9 @@
-//! The reachability bitmap a conversion writes, checked by git itself on
-//! the tricky fixture (merges, tags of tags, submodules, unusual headers):
-//! `rev-list --test-bitmap` rebuilds each ref's closure by walking and
-//! compares it with the stored bitmaps, and a bitmap-backed object listing
-//! equals a walked one. Both walks ignore `refs/replace/`, as git's own
+//! The reachability bitmap and the commit-graph a conversion writes,
+//! checked by git itself on the tricky fixture (merges, tags of tags,
+//! submodules, unusual headers): `rev-list --test-bitmap` rebuilds each
+//! ref's closure by walking and compares it with the stored bitmaps, a
+//! bitmap-backed object listing equals a walked one, and the commit-graph
+//! is byte for byte the one `git commit-graph write` makes. Both walks ignore `refs/replace/`, as git's own
 //! bitmap writer and readers do (a bitmap holds objects as stored).
 
 use std::collections::BTreeSet;
@@ -57,4 +58,17 @@ fn git_finds_the_bitmap_of_every_ref_exact() {
         git(dest, &args).lines().map(str::to_owned).collect()
     };
     assert_eq!(listed(true), listed(false));
+}
+
+#[test]
+fn the_commit_graph_is_the_one_git_writes() {
+    let dest = &default_conversion().dest;
+    let ours = std::fs::read(dest.join("objects/info/commit-graph")).expect("a commit-graph");
+    let copy = crate::support::scratch::scratch_dir("reach-commit-graph").join("dest.git");
+    crate::support::file_tree::copy_dir(dest, &copy);
+    std::fs::remove_file(copy.join("objects/info/commit-graph")).unwrap();
+    git(&copy, &["commit-graph", "write", "--no-progress"]);
+    let gits = std::fs::read(copy.join("objects/info/commit-graph")).unwrap();
+    assert!(ours == gits, "the commit-graph differs from git's own");
+    git(dest, &["commit-graph", "verify"]);
 }

@@ -55,8 +55,12 @@ pub fn generations(graph: &Graph) -> Vec<u32> {
 
 /// Builds the bitmaps of `selected`; returns them in build order (oldest
 /// generation first) with their commit's position.
-pub fn build(graph: &Graph, selected: &[u32], mut advance: impl FnMut()) -> Vec<(u32, Ewah)> {
-    let generation = generations(graph);
+pub fn build(
+    graph: &Graph,
+    generation: &[u32],
+    selected: &[u32],
+    mut advance: impl FnMut(),
+) -> Vec<(u32, Ewah)> {
     let mut order = selected.to_vec();
     order.sort_by_key(|&p| (generation[p as usize], p));
     order.dedup();

@@ -1,0 +1,110 @@
+//! Reachability indexes of a pack that holds a whole repository: its
+//! `.bitmap` (for selected commits, every object they reach, so `git
+//! clone`, `git fetch` and `rev-list --use-bitmap-index` count objects
+//! without walking trees) and the repository's `commit-graph` (every
+//! commit's tree, parents, generation and date, so history walks need not
+//! inflate commits). Both come from one read of the pack's commits and
+//! trees (`graph.rs`).
+
+mod bitmap;
+mod build;
+mod commit_graph;
+mod ewah;
+mod graph;
+mod select;
+
+use std::path::Path;
+
+use sha2::Digest;
+
+use crate::hash::{HashKind, ObjectId};
+use crate::object::ObjectKind;
+use crate::object::ReferencesError;
+use crate::pack::{Pack, PackError};
+use crate::progress::Progress;
+use graph::Graph;
+
+/// Why the indexes could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReachError {
+    #[error(transparent)]
+    Read(#[from] PackError),
+    #[error("object {id} cannot be read for the bitmap: {error}")]
+    Malformed {
+        id: ObjectId,
+        #[source]
+        error: ReferencesError,
+    },
+    #[error("object {id} reaches {missing}, which the pack does not hold: no bitmap can cover it")]
+    NotClosed { id: ObjectId, missing: ObjectId },
+    #[error(transparent)]
+    File(#[from] crate::durable::PathError),
+}
+
+/// What the indexes hold.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReachSummary {
+    /// Commits with a bitmap.
+    pub bitmap_commits: u32,
+    pub bitmap_bytes: u64,
+    /// Commits in the commit-graph.
+    pub graph_commits: u32,
+}
+
+/// Writes the bitmap of the pack whose index is `idx_path` beside it, and
+/// the commit-graph of its commits at `commit_graph`, each durably. The
+/// bitmap favours the commits `tips` name (ref values; tags are peeled).
+pub fn write_reach_indexes(
+    pack: &Pack,
+    idx_path: &Path,
+    commit_graph: &Path,
+    tips: &[ObjectId],
+    progress: &dyn Progress,
+) -> Result<ReachSummary, ReachError> {
+    progress.start("reading commits and trees", None);
+    let graph = Graph::of_pack(pack)?;
+    progress.finish();
+    let generations = build::generations(&graph);
+    let mut is_tip = vec![false; graph.len()];
+    for tip in tips {
+        if let Some(commit) = peel(pack, &graph, tip) {
+            is_tip[commit as usize] = true;
+        }
+    }
+    let selected = select::select(&graph, &is_tip);
+    progress.start("building reachability bitmaps", Some(selected.len() as u64));
+    let built = build::build(&graph, &generations, &selected, || progress.advance(1));
+    progress.finish();
+    let bytes = bitmap::serialize(pack, &graph, &built);
+    crate::durable::write_file(&idx_path.with_extension("bitmap"), &bytes)?;
+
+    let graph_file = commit_graph::serialize(pack, &graph, &generations);
+    crate::durable::write_file(commit_graph, &graph_file.bytes)?;
+    Ok(ReachSummary {
+        bitmap_commits: built.len() as u32,
+        bitmap_bytes: bytes.len() as u64,
+        graph_commits: graph_file.commits,
+    })
+}
+
+/// The commit a ref value leads to through tags, if the pack holds it.
+fn peel(pack: &Pack, graph: &Graph, id: &ObjectId) -> Option<u32> {
+    let mut at = graph.position_of_index[pack.idx.lookup(id)? as usize];
+    for _ in 0..64 {
+        match graph.kinds[at as usize] {
+            ObjectKind::Commit => return Some(at),
+            ObjectKind::Tag => at = *graph.children(at).first()?,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Appends the file checksum git's index files end with.
+fn trailer(hash: HashKind, out: &mut Vec<u8>) {
+    let sum: Vec<u8> = match hash {
+        HashKind::Sha256 => sha2::Sha256::digest(&*out).to_vec(),
+        HashKind::Sha1 => sha1::Sha1::digest(&*out).to_vec(),
+    };
+    out.extend_from_slice(&sum);
+}
