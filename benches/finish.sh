@@ -7,8 +7,10 @@
 # SOURCE is a bare SHA-1 repository (a fetched pack: `git init --bare` and
 # `git fetch` of its branches and tags from a full copy). It runs
 # `git-rehash convert --timings` REPEAT times into a fresh DEST and prints,
-# per run, the whole wall time and the finish step's phases (fold, bitmap,
-# commit-graph) with their share; then the medians, DEST's pack size against
+# per run, the whole wall time, the fold into one pack, the bitmap and
+# commit-graph (their own elapsed time: they run beside the refs and the
+# map's index, so the share counts them as if they did not), and the
+# finish step's share; then the median share, DEST's pack size against
 # SOURCE's, and `git count-objects -v` of DEST. With DEEP=1 it also times
 # `git repack -adf --window=250 --depth=50` of a copy of DEST (the size a
 # deep repack reaches, and what it costs).
@@ -32,23 +34,20 @@ phase() { # phase name, timings file -> wall seconds (0 when absent)
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-printf '%-4s %8s %7s %7s %7s %7s %7s\n' run whole fold bitmap graph finish share
+printf '%-4s %8s %7s %9s %7s %7s\n' run whole fold reach finish share
 for r in $(seq "$REPEAT"); do
     rm -rf "$dest"
-    "$rehash" convert --quiet --timings "$@" "$source" "$dest" 2> "$BENCH_DIR/timings.$r"
+    "$rehash" convert --timings "$@" "$source" "$dest" 2> "$BENCH_DIR/timings.$r"
     whole=$(phase "whole run" "$BENCH_DIR/timings.$r")
     fold=$(phase "writing one pack" "$BENCH_DIR/timings.$r")
-    read_graph=$(phase "reading commits and trees for the bitmap" "$BENCH_DIR/timings.$r")
-    build=$(phase "building reachability bitmaps" "$BENCH_DIR/timings.$r")
-    graph=$(phase "writing commit-graph" "$BENCH_DIR/timings.$r")
-    bitmap=$(echo "$read_graph + $build" | bc -l)
-    finish=$(echo "$fold + $bitmap + $graph" | bc -l)
+    reach=$(sed -n 's/^reachability bitmap: .* in \([0-9.]*\)s$/\1/p' "$BENCH_DIR/timings.$r")
+    finish=$(echo "$fold + ${reach:-0}" | bc -l)
     share=$(echo "100 * $finish / $whole" | bc -l)
-    printf '%-4s %8.2f %7.2f %7.2f %7.2f %7.2f %6.1f%%\n' "$r" "$whole" "$fold" "$bitmap" "$graph" "$finish" "$share" \
+    printf '%-4s %8.2f %7.2f %9.2f %7.2f %6.1f%%\n' "$r" "$whole" "$fold" "${reach:-0}" "$finish" "$share" \
         | tee -a "$BENCH_DIR/rows"
 done
-echo "median share of the finish step: $(tail -n "$REPEAT" "$BENCH_DIR/rows" | awk '{ print $7 }' | tr -d % | median)%" \
-    "(range $(tail -n "$REPEAT" "$BENCH_DIR/rows" | awk '{ print $7 }' | tr -d % | sort -n | sed -n '1p;$p' | paste -sd-)%)"
+echo "median share of the finish step: $(tail -n "$REPEAT" "$BENCH_DIR/rows" | awk '{ print $6 }' | tr -d % | median)%" \
+    "(range $(tail -n "$REPEAT" "$BENCH_DIR/rows" | awk '{ print $6 }' | tr -d % | sort -n | sed -n '1p;$p' | paste -sd-)%)"
 src_size=$(du -cb "$source"/objects/pack/*.pack | tail -1 | cut -f1)
 dest_size=$(du -cb "$dest"/objects/pack/*.pack | tail -1 | cut -f1)
 echo "SOURCE packs: $src_size bytes; DEST pack: $dest_size bytes ($(echo "scale=3; $dest_size / $src_size" | bc)x)"

@@ -56,8 +56,10 @@ pub fn fold_segments(
         return Ok(None);
     }
     let pack_dir = dest_layout::pack_dir(dest);
+    progress.start("checking segments", None);
     let packs = open_checked(dest, &pack_dir, &segments)?;
     let order = StorageOrder::new(table);
+    progress.finish();
     let written = fold_packs(
         &packs,
         &pack_dir,

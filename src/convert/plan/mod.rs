@@ -55,6 +55,7 @@ pub fn plan(
             return Err(Refusal::MissingRefTarget { refname, id }.into());
         }
     }
+    run.progress.start("planning the writes", None);
     let layouts = run
         .inventory
         .packs
@@ -65,6 +66,7 @@ pub fn plan(
     let waves = schedule::waves(table, &mut scanned.edges, &pairs.delta_edges(table))?;
     // The waves say all the edges did; they would only weigh on the passes.
     scanned.edges = Vec::new();
+    run.progress.finish();
     Ok(Planned {
         scanned,
         waves,

@@ -51,8 +51,9 @@ pub struct ReachSummary {
     pub graph_commits: u32,
 }
 
-/// Writes the bitmap of the pack whose index is `idx_path` beside it, and
-/// the commit-graph of its commits at `commit_graph`, each durably. The
+/// Writes the commit-graph of the pack's commits at `commit_graph`, then
+/// the bitmap of the pack whose index is `idx_path` beside it, each
+/// durably. The
 /// bitmap favours the commits `tips` name (ref values; tags are peeled).
 pub fn write_reach_indexes(
     pack: &Pack,
@@ -75,11 +76,12 @@ pub fn write_reach_indexes(
     progress.start("building reachability bitmaps", Some(selected.len() as u64));
     let built = build::build(&graph, &generations, &selected, || progress.advance(1));
     progress.finish();
-    let bytes = bitmap::serialize(pack, &graph, &built);
-    crate::durable::write_file(&idx_path.with_extension("bitmap"), &bytes)?;
-
+    // The commit-graph first: the bitmap's presence is what tells a later
+    // run that both are written.
     let graph_file = commit_graph::serialize(pack, &graph, &generations);
     crate::durable::write_file(commit_graph, &graph_file.bytes)?;
+    let bytes = bitmap::serialize(pack, &graph, &built);
+    crate::durable::write_file(&idx_path.with_extension("bitmap"), &bytes)?;
     Ok(ReachSummary {
         bitmap_commits: built.len() as u32,
         bitmap_bytes: bytes.len() as u64,
