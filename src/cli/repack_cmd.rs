@@ -1,8 +1,8 @@
 //! `git-rehash repack DEST`: one pack again after incremental runs.
 //!
-//! Exit status: 0 when DEST has one pack with its bitmap (and, with git on
-//! PATH, its commit-graph), 1 when it could not be repacked (the message
-//! says why; DEST stays a complete repository), 2 on usage errors.
+//! Exit status: 0 when DEST has one pack with its bitmap and its
+//! commit-graph, 1 when it could not be repacked (the message says why;
+//! DEST stays a complete repository), 2 on usage errors.
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -4,8 +4,9 @@
 //! git recognises a directory as a repository by its `HEAD`, `objects/` and
 //! `refs/`; the object format comes from `config`. So `HEAD` and then
 //! `config` are written last of what git-rehash writes, after the pack, its
-//! bitmap and every ref are in place (git's commit-graph comes after): an
-//! interrupted first conversion leaves a directory git does not open. Later runs (resume, incremental update) reuse DEST as it is.
+//! bitmap, the commit-graph and every ref are in place: an interrupted
+//! first conversion leaves a directory git does not open. Later runs
+//! (resume, incremental update) reuse DEST as it is.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;

@@ -66,7 +66,7 @@ pub fn gitlinks(dest: &Path) -> PathBuf {
     rehash_dir(dest).join("gitlinks.txt")
 }
 
-/// `objects/info/commit-graph`: written by git.
+/// `objects/info/commit-graph`: written with the pack's bitmap (`pack::reach`).
 pub fn commit_graph(dest: &Path) -> PathBuf {
     objects_dir(dest).join("info").join("commit-graph")
 }

@@ -6,7 +6,7 @@
 //!
 //! Blobs reach nothing, so only commits, trees and tags are decoded, in
 //! parallel over their delta trees. Memory: 4 bytes an edge plus about 16
-//! an object, for as long as the bitmaps are built.
+//! an object, for as long as the bitmaps and the commit-graph are built.
 
 use std::sync::OnceLock;
 

@@ -3,8 +3,9 @@
 //! submodules, unusual headers): `rev-list --test-bitmap` rebuilds each
 //! ref's closure by walking and compares it with the stored bitmaps, a
 //! bitmap-backed object listing equals a walked one, and the commit-graph
-//! is byte for byte the one `git commit-graph write` makes. Both walks ignore `refs/replace/`, as git's own
-//! bitmap writer and readers do (a bitmap holds objects as stored).
+//! is byte for byte the one `git commit-graph write` makes. Both walks
+//! ignore `refs/replace/`, as git's own bitmap writer and readers do (a
+//! bitmap holds objects as stored).
 
 use std::collections::BTreeSet;
 
