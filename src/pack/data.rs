@@ -114,6 +114,13 @@ impl PackFile {
         self.map.len() - self.hash.raw_len()
     }
 
+    /// Asks the kernel to read the whole file ahead, for a caller about to
+    /// read all of it in an order of its own (the fold of segments).
+    pub fn will_need(&self) {
+        // Advice only: a kernel that ignores it just reads on demand.
+        let _ = self.map.advise(memmap2::Advice::WillNeed);
+    }
+
     /// Parses the header of the entry starting at `offset`.
     pub fn entry_at(&self, offset: u64) -> Result<Entry, PackError> {
         let start = usize::try_from(offset)

@@ -30,7 +30,7 @@ use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::Pack;
-use crate::pack::write::fold_packs;
+use crate::pack::write::{PackWriteError, fold_packs};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
 use order::StorageOrder;
@@ -66,7 +66,15 @@ pub fn fold_segments(
         HashKind::Sha256,
         &|_, _, id| order.key(id),
         progress,
-    )?;
+    )
+    .map_err(|e| match e {
+        damaged @ PackWriteError::DamagedEntry { .. } => DestState::Damaged {
+            path: dest.to_path_buf(),
+            reason: damaged.to_string(),
+        }
+        .into(),
+        other => ConvertError::from(other),
+    })?;
     drop(packs);
     stops.kill_point(phase::FOLDED);
     let stem = stem_of(&written.pack_path);
@@ -82,9 +90,10 @@ pub fn fold_segments(
     }))
 }
 
-/// Opens the packs `stems` of `pack_dir` and checks each one's trailer
-/// and index checksums: a segment damaged since it was written is refused
-/// by name, before anything is copied from it.
+/// Opens the packs `stems` of `pack_dir` and checks each one's index
+/// checksum (the fold checks every entry against the CRC32 its index
+/// records as it copies it): a segment damaged since it was written is
+/// refused by name.
 pub fn open_checked(
     dest: &Path,
     pack_dir: &Path,
@@ -100,7 +109,7 @@ pub fn open_checked(
             };
             let pack = Pack::open(&idx, HashKind::Sha256).map_err(|e| damaged(&e))?;
             pack.idx.verify_checksum().map_err(|e| damaged(&e))?;
-            pack.data.verify_checksum().map_err(|e| damaged(&e))?;
+            pack.data.will_need();
             Ok(pack)
         })
         .collect()

@@ -95,8 +95,20 @@ pub fn fold_packs(
         while let Some(at) = chain.pop() {
             let item = &items[at as usize];
             let pack = &packs[item.pack as usize];
-            let zlib = pack.data.raw(item.data..item.end)?;
             let id = name(item);
+            // Each entry is checked against its input's idx as it is
+            // copied: a damaged input is refused by name and offset,
+            // without a separate pass over every input's bytes.
+            let entry = pack.data.raw(item.offset..item.end)?;
+            let recorded = pack.idx.crc32_at(item.position);
+            if recorded.is_some_and(|crc| crc != crc32fast::hash(entry)) {
+                return Err(PackWriteError::DamagedEntry {
+                    id,
+                    pack: pack.data.path().to_owned(),
+                    offset: item.offset,
+                });
+            }
+            let zlib = &entry[(item.data - item.offset) as usize..];
             placed[at as usize] = match item.base {
                 NO_BASE => {
                     let kind = crate::object::ObjectKind::from_pack_code(item.whole)

@@ -91,6 +91,15 @@ pub enum PackWriteError {
         base: ObjectId,
         pack: PathBuf,
     },
+    #[error(
+        "{}: the entry of {id} at offset {offset} does not match the CRC32 its index records",
+        pack.display()
+    )]
+    DamagedEntry {
+        id: ObjectId,
+        pack: PathBuf,
+        offset: u64,
+    },
     #[error("delta {id} is part of a chain that never ends (a cycle of REF_DELTA bases)")]
     DeltaCycle { id: ObjectId },
 }
