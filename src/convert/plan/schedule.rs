@@ -69,6 +69,16 @@ pub fn waves(
         .indices()
         .filter(|&i| needs_translation(table, i))
         .count();
+    // Objects whose references are all placed but whose delta base is not:
+    // what a stall lets go. Each enters once, when its last reference is
+    // placed, so stalls cost what they release, not a scan of the table.
+    let mut blocked: Vec<u32> = table
+        .indices()
+        .filter(|&i| {
+            let i = i as usize;
+            needs_translation(table, i as u32) && pending[i] == 0 && waits_for_base[i]
+        })
+        .collect();
     let mut waves = Vec::new();
     let mut placed = 0usize;
     loop {
@@ -77,13 +87,11 @@ pub fn waves(
                 break;
             }
             // Only delta bases can be waited for in a ring with references:
-            // let those objects go.
-            current = table
-                .indices()
-                .filter(|&i| {
-                    let i = i as usize;
-                    needs_translation(table, i as u32) && pending[i] == 0 && waits_for_base[i]
-                })
+            // let those objects go (those whose base was placed since are
+            // on their way already).
+            current = blocked
+                .drain(..)
+                .filter(|&i| waits_for_base[i as usize])
                 .collect();
             if current.is_empty() {
                 // Objects that reference each other in a cycle, which
@@ -109,6 +117,8 @@ pub fn waves(
                 pending[d] -= 1;
                 if free(d, &pending, &waits_for_base) {
                     next.push(dependent);
+                } else if pending[d] == 0 {
+                    blocked.push(dependent);
                 }
             }
             for &(dependent, _) in &delta_dependents[delta_start[done]..delta_start[done + 1]] {
