@@ -7,9 +7,11 @@
 //! The inputs may be thin: a REF_DELTA may name a base that another input
 //! holds. The output is not: every delta becomes an OFS_DELTA against its
 //! base's new place. Nothing is inflated, so the cost is reading the inputs
-//! and writing the output once (plus its SHA-256, its `.idx` and `.rev`).
+//! and writing the output once (plus its SHA-256, its `.idx` and `.rev`,
+//! and the CRC32 of each input entry, checked against its idx).
 //!
-//! Memory: about 48 bytes an entry, whatever the objects' sizes.
+//! Memory: about 70 bytes an entry (its record, sort key, place in the
+//! order and new offset), whatever the objects' sizes.
 
 use std::path::Path;
 
