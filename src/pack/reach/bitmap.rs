@@ -8,9 +8,9 @@ use std::collections::VecDeque;
 
 use super::ewah::Ewah;
 use super::graph::Graph;
-use super::trailer;
 use crate::object::ObjectKind;
 use crate::pack::Pack;
+use crate::pack::checksum::file_checksum;
 
 /// How many earlier entries a bitmap may be XOR-ed with (git reads up to
 /// 160 back; its writer also tries 10).
@@ -68,6 +68,7 @@ pub fn serialize(pack: &Pack, graph: &Graph, built: &[(u32, Ewah)]) -> Vec<u8> {
         }
         recent.push_back(dense);
     }
-    trailer(pack.idx.hash_kind(), &mut out);
+    let trailer = file_checksum(pack.idx.hash_kind(), &out);
+    out.extend_from_slice(trailer.as_bytes());
     out
 }

@@ -6,10 +6,10 @@
 //! written; git computes them on demand.
 
 use super::graph::Graph;
-use super::trailer;
 use crate::hash::HashKind;
 use crate::object::ObjectKind;
 use crate::pack::Pack;
+use crate::pack::checksum::file_checksum;
 
 const NO_PARENT: u32 = 0x7000_0000;
 const EXTRA_EDGES: u32 = 0x8000_0000;
@@ -119,7 +119,8 @@ pub fn serialize(pack: &Pack, graph: &Graph, levels: &[u32]) -> CommitGraphFile 
     for (_, body) in &chunks {
         out.extend_from_slice(body);
     }
-    trailer(pack.idx.hash_kind(), &mut out);
+    let trailer = file_checksum(pack.idx.hash_kind(), &out);
+    out.extend_from_slice(trailer.as_bytes());
     CommitGraphFile {
         bytes: out,
         commits: commits.len() as u32,

@@ -15,9 +15,7 @@ mod select;
 
 use std::path::Path;
 
-use sha2::Digest;
-
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::object::ReferencesError;
 use crate::pack::{Pack, PackError};
@@ -100,13 +98,4 @@ fn peel(pack: &Pack, graph: &Graph, id: &ObjectId) -> Option<u32> {
         }
     }
     None
-}
-
-/// Appends the file checksum git's index files end with.
-fn trailer(hash: HashKind, out: &mut Vec<u8>) {
-    let sum: Vec<u8> = match hash {
-        HashKind::Sha256 => sha2::Sha256::digest(&*out).to_vec(),
-        HashKind::Sha1 => sha1::Sha1::digest(&*out).to_vec(),
-    };
-    out.extend_from_slice(&sum);
 }
