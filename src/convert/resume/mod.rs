@@ -165,17 +165,15 @@ pub fn clean_leftovers(dest: &Dest, map: &IdMap) -> Result<(), ConvertError> {
         .map_err(|e| ConvertError::io(&dir, e))?;
     // `.idx` first: git finds packs by their index.
     entries.sort_by_key(|e| !e.file_name().to_string_lossy().ends_with(".idx"));
-    let stale: Vec<_> = entries
-        .into_iter()
-        .filter(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let stem = name.split('.').next().unwrap_or_default();
-            name.starts_with("tmp_") || (name.starts_with("pack-") && !journaled.contains(stem))
-        })
-        .collect();
-    for entry in stale {
-        let path = entry.path();
-        fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
+    for entry in entries {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let stem = name.split('.').next().unwrap_or_default();
+        let stale =
+            name.starts_with("tmp_") || (name.starts_with("pack-") && !journaled.contains(stem));
+        if stale {
+            let path = entry.path();
+            fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
+        }
     }
     for stem in &journaled {
         for ext in ["pack", "idx"] {
