@@ -32,6 +32,12 @@ impl ObjectId {
         }
     }
 
+    /// The first 8 bytes as a big-endian number: names are uniform hashes,
+    /// so this sorts and buckets them like the whole name, without hashing.
+    pub fn leading_u64(&self) -> u64 {
+        u64::from_be_bytes(self.as_bytes()[..8].try_into().expect("ids have 8 bytes"))
+    }
+
     /// Builds an id from raw digest bytes; `None` when the length does not fit `kind`.
     pub fn from_raw(kind: HashKind, raw: &[u8]) -> Option<Self> {
         match kind {

@@ -19,7 +19,7 @@ impl<'t> StorageOrder<'t> {
     pub fn new(table: &'t ObjectTable) -> Self {
         let mut by_name: Vec<(u64, u32)> = table
             .indices()
-            .filter_map(|i| table.sha256(i).map(|id| (prefix(&id), i)))
+            .filter_map(|i| table.sha256(i).map(|id| (id.leading_u64(), i)))
             .collect();
         by_name.par_sort_unstable();
         StorageOrder { table, by_name }
@@ -28,7 +28,7 @@ impl<'t> StorageOrder<'t> {
     /// The storage-order key of the object named `id`; objects SOURCE no
     /// longer has come last, with the loose ones.
     pub fn key(&self, id: &ObjectId) -> u64 {
-        let p = prefix(id);
+        let p = id.leading_u64();
         let from = self.by_name.partition_point(|&(q, _)| q < p);
         self.by_name[from..]
             .iter()
@@ -36,8 +36,4 @@ impl<'t> StorageOrder<'t> {
             .find(|&&(_, i)| self.table.sha256(i).as_ref() == Some(id))
             .map_or(u64::MAX, |&(_, i)| self.table.storage_order(i))
     }
-}
-
-fn prefix(id: &ObjectId) -> u64 {
-    u64::from_be_bytes(id.as_bytes()[..8].try_into().expect("ids have 8 bytes"))
 }

@@ -49,7 +49,7 @@ impl NameIndex {
         let bits = (u32::BITS - n.leading_zeros()).clamp(1, 24);
         let shift = 64 - bits;
         // The idx is sorted by name, so the prefixes are too.
-        let prefixes: Vec<u64> = (0..n).map(|i| prefix(&pack.idx.oid_at(i))).collect();
+        let prefixes: Vec<u64> = (0..n).map(|i| pack.idx.oid_at(i).leading_u64()).collect();
         let mut fanout = vec![0u32; (1 << bits) + 1];
         for &p in &prefixes {
             fanout[(p >> shift) as usize + 1] += 1;
@@ -73,7 +73,7 @@ impl NameIndex {
             static RECENT: std::cell::RefCell<Vec<(ObjectId, u32)>> =
                 const { std::cell::RefCell::new(Vec::new()) };
         }
-        let slot = (prefix(id) as usize) % SLOTS;
+        let slot = (id.leading_u64() as usize) % SLOTS;
         let hit = RECENT.with_borrow(|recent| {
             recent
                 .get(slot)
@@ -94,7 +94,7 @@ impl NameIndex {
     }
 
     fn search(&self, pack: &Pack, id: &ObjectId) -> Option<u32> {
-        let p = prefix(id);
+        let p = id.leading_u64();
         let b = (p >> self.shift) as usize;
         let (from, to) = (self.fanout[b] as usize, self.fanout[b + 1] as usize);
         (from..to)
@@ -102,10 +102,6 @@ impl NameIndex {
             .map(|i| i as u32)
             .find(|&i| pack.idx.oid_at(i) == *id)
     }
-}
-
-fn prefix(id: &ObjectId) -> u64 {
-    u64::from_be_bytes(id.as_bytes()[..8].try_into().expect("ids have 8 bytes"))
 }
 
 /// What decoding one object gave.
