@@ -30,7 +30,7 @@ use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::Pack;
-use crate::pack::write::{PackWriteError, fold_packs};
+use crate::pack::write::{OrderKey, PackWriteError, fold_packs};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
 use order::StorageOrder;
@@ -60,11 +60,51 @@ pub fn fold_segments(
     let packs = open_checked(dest, &pack_dir, &segments)?;
     let order = StorageOrder::new(table);
     progress.finish();
+    let inputs = FoldInputs {
+        packs,
+        key: &|_, _, id| order.key(id),
+        replacing: Replacing::Segments(&segments),
+    };
+    Ok(Some(fold_into_one(
+        dest, map, run, inputs, stops, progress,
+    )?))
+}
+
+/// What a fold reads and in what order.
+struct FoldInputs<'a> {
+    packs: Vec<Pack>,
+    key: &'a OrderKey<'a>,
+    replacing: Replacing<'a>,
+}
+
+/// What the folded pack stands for in the journal.
+enum Replacing<'a> {
+    /// Segments whose objects it now holds.
+    Segments(&'a [String]),
+    /// Folded packs it replaces.
+    Packs(&'a [String]),
+}
+
+/// Writes every entry of the input packs into one pack of DEST in the
+/// inputs' order, records it in the journal in place of what it replaces,
+/// then deletes the files those name. The pack is renamed into place
+/// before the journal knows it, and the old files are deleted after, so a
+/// kill between steps leaves leftovers the next run deletes, never a
+/// missing object.
+fn fold_into_one(
+    dest: &Path,
+    map: &mut IdMap,
+    run: RunId,
+    inputs: FoldInputs<'_>,
+    stops: &StopPoints,
+    progress: &dyn Progress,
+) -> Result<Folded, ConvertError> {
+    let pack_dir = dest_layout::pack_dir(dest);
     let written = fold_packs(
-        &packs,
+        &inputs.packs,
         &pack_dir,
         HashKind::Sha256,
-        &|_, _, id| order.key(id),
+        inputs.key,
         progress,
     )
     .map_err(|e| match e {
@@ -75,48 +115,69 @@ pub fn fold_segments(
         .into(),
         other => ConvertError::from(other),
     })?;
-    drop(packs);
+    drop(inputs.packs);
     stops.kill_point(phase::FOLDED);
     let stem = stem_of(&written.pack_path);
     let objects = u64::from(written.num_objects);
-    map.record_fold(run, &stem, objects, written.pack_size, &segments, &[])?;
+    // A lone input with no delta to rewrite folds into itself: same bytes,
+    // same name, not to be deleted.
+    let others = |names: &[String]| -> Vec<String> {
+        names.iter().filter(|n| **n != stem).cloned().collect()
+    };
+    let gone = match inputs.replacing {
+        Replacing::Segments(segments) => {
+            map.record_fold(run, &stem, objects, written.pack_size, segments, &[])?;
+            others(segments)
+        }
+        Replacing::Packs(packs) => {
+            let replaced = others(packs);
+            map.record_fold(run, &stem, objects, written.pack_size, &[], &replaced)?;
+            replaced
+        }
+    };
     stops.kill_point(phase::FOLD_RECORDED);
-    // A lone segment with no delta to rewrite folds into itself: same
-    // bytes, same name.
-    let replaced: Vec<String> = segments.into_iter().filter(|s| *s != stem).collect();
-    remove_packs(&pack_dir, &replaced)?;
-    Ok(Some(Folded {
+    remove_packs(&pack_dir, &gone)?;
+    Ok(Folded {
         bytes: written.pack_size,
-    }))
+    })
 }
 
 /// Opens the packs `stems` of `pack_dir` and checks each one's index
 /// checksum (the fold checks every entry against the CRC32 its index
 /// records as it copies it): a segment damaged since it was written is
 /// refused by name.
-pub fn open_checked(
-    dest: &Path,
-    pack_dir: &Path,
-    stems: &[String],
-) -> Result<Vec<Pack>, ConvertError> {
+fn open_checked(dest: &Path, pack_dir: &Path, stems: &[String]) -> Result<Vec<Pack>, ConvertError> {
     stems
         .par_iter()
         .map(|stem| {
             let idx = pack_dir.join(format!("{stem}.idx"));
-            let damaged = |e: &dyn std::fmt::Display| DestState::Damaged {
-                path: dest.to_path_buf(),
-                reason: format!("pack {stem} cannot be read back ({e})"),
-            };
-            let pack = Pack::open(&idx, HashKind::Sha256).map_err(|e| damaged(&e))?;
-            pack.idx.verify_checksum().map_err(|e| damaged(&e))?;
+            let pack = open_pack(dest, &idx)?;
+            pack.idx
+                .verify_checksum()
+                .map_err(|e| damaged(dest, &idx, &e))?;
             pack.data.will_need();
             Ok(pack)
         })
         .collect()
 }
 
+/// Opens a pack of DEST; one that cannot be read is DEST damaged.
+fn open_pack(dest: &Path, idx: &Path) -> Result<Pack, ConvertError> {
+    Pack::open(idx, HashKind::Sha256).map_err(|e| damaged(dest, idx, &e))
+}
+
+/// DEST's pack `idx` cannot be read back, for `why`.
+fn damaged(dest: &Path, idx: &Path, why: &dyn std::fmt::Display) -> ConvertError {
+    let name = idx.file_stem().unwrap_or_default().to_string_lossy();
+    DestState::Damaged {
+        path: dest.to_path_buf(),
+        reason: format!("pack {name} cannot be read back ({why})"),
+    }
+    .into()
+}
+
 /// Deletes packs (`.idx` first: git finds a pack by its index).
-pub fn remove_packs(pack_dir: &Path, stems: &[String]) -> Result<(), ConvertError> {
+fn remove_packs(pack_dir: &Path, stems: &[String]) -> Result<(), ConvertError> {
     for stem in stems {
         for ext in ["idx", "bitmap", "pack", "rev"] {
             let path = pack_dir.join(format!("{stem}.{ext}"));
@@ -131,7 +192,7 @@ pub fn remove_packs(pack_dir: &Path, stems: &[String]) -> Result<(), ConvertErro
     Ok(())
 }
 
-pub fn stem_of(pack_path: &Path) -> String {
+fn stem_of(pack_path: &Path) -> String {
     pack_path
         .file_stem()
         .and_then(|s| s.to_str())

@@ -12,15 +12,14 @@
 use std::path::Path;
 
 use super::serve::{self, ServingIndexes};
-use super::{open_checked, remove_packs, stem_of};
+use super::{FoldInputs, Replacing, fold_into_one, open_checked};
 use crate::convert::ConvertError;
 use crate::convert::dest::Dest;
 use crate::convert::error::DestState;
 use crate::convert::resume;
-use crate::convert::resume::stop_points::{StopPoints, phase};
+use crate::convert::resume::stop_points::StopPoints;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
-use crate::pack::write::fold_packs;
 use crate::progress::Progress;
 use crate::refs;
 use crate::repo::dest_layout;
@@ -65,27 +64,18 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
         ..Default::default()
     };
     if packs.len() > 1 {
-        let opened = open_checked(&dest.path, &pack_dir, &packs)?;
-        // Oldest pack first, each in its own order: the first conversion
-        // keeps SOURCE's layout, and the newest objects come last.
-        let written = fold_packs(
-            &opened,
-            &pack_dir,
-            HashKind::Sha256,
-            &|pack, offset, _| ((pack as u64) << 40) | offset,
-            progress,
-        )?;
-        drop(opened);
-        let stops = StopPoints::new(None);
-        stops.kill_point(phase::FOLDED);
-        let stem = stem_of(&written.pack_path);
+        let inputs = FoldInputs {
+            packs: open_checked(&dest.path, &pack_dir, &packs)?,
+            // Oldest pack first, each in its own order: the first
+            // conversion keeps SOURCE's layout, and the newest objects
+            // come last.
+            key: &|pack, offset, _| ((pack as u64) << 40) | offset,
+            replacing: Replacing::Packs(&packs),
+        };
         let run = RunId(map.last_finished_run()?.unwrap_or(0));
-        let replaced: Vec<String> = packs.into_iter().filter(|p| *p != stem).collect();
-        let objects = u64::from(written.num_objects);
-        map.record_fold(run, &stem, objects, written.pack_size, &[], &replaced)?;
-        stops.kill_point(phase::FOLD_RECORDED);
-        remove_packs(&pack_dir, &replaced)?;
-        outcome.pack_size = written.pack_size;
+        let stops = StopPoints::new(None);
+        outcome.pack_size =
+            fold_into_one(&dest.path, &mut map, run, inputs, &stops, progress)?.bytes;
     } else if let Some(only) = packs.first() {
         let path = pack_dir.join(format!("{only}.pack"));
         outcome.pack_size = std::fs::metadata(&path)

@@ -13,10 +13,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::convert::ConvertError;
-use crate::convert::error::DestState;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::idmap::IdMap;
-use crate::pack::Pack;
 use crate::pack::reach::{ReachSummary, write_reach_indexes};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
@@ -44,13 +42,9 @@ pub fn write(
     progress: &dyn Progress,
 ) -> Result<(ReachSummary, Duration), ConvertError> {
     let started = Instant::now();
-    let damaged = |e: &dyn std::fmt::Display| DestState::Damaged {
-        path: dest.to_path_buf(),
-        reason: format!("pack {} cannot be read back ({e})", idx.display()),
-    };
-    let pack = Pack::open(idx, HashKind::Sha256).map_err(|e| damaged(&e))?;
+    let pack = super::open_pack(dest, idx)?;
     let graph = dest_layout::commit_graph(dest);
-    let summary =
-        write_reach_indexes(&pack, idx, &graph, tips, progress).map_err(|e| damaged(&e))?;
+    let summary = write_reach_indexes(&pack, idx, &graph, tips, progress)
+        .map_err(|e| super::damaged(dest, idx, &e))?;
     Ok((summary, started.elapsed()))
 }
