@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::convert::ConvertError;
 use crate::hash::ObjectId;
 use crate::idmap::IdMap;
-use crate::pack::reach::{ReachSummary, write_reach_indexes};
+use crate::pack::reach::{ReachError, ReachSummary, write_reach_indexes};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
 
@@ -44,7 +44,11 @@ pub fn write(
     let started = Instant::now();
     let pack = super::open_pack(dest, idx)?;
     let graph = dest_layout::commit_graph(dest);
-    let summary = write_reach_indexes(&pack, idx, &graph, tips, progress)
-        .map_err(|e| super::damaged(dest, idx, &e))?;
+    // A pack that cannot be read is DEST damaged; a file that cannot be
+    // written (a full disk) is a failure of the machine, as for any write.
+    let summary = write_reach_indexes(&pack, idx, &graph, tips, progress).map_err(|e| match e {
+        ReachError::File(e) => ConvertError::File(e),
+        unreadable => super::damaged(dest, idx, &unreadable),
+    })?;
     Ok((summary, started.elapsed()))
 }
