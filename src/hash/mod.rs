@@ -6,6 +6,8 @@
 
 mod kind;
 mod oid;
+mod prefix_buckets;
 
 pub use kind::HashKind;
 pub use oid::{HexError, ObjectId};
+pub use prefix_buckets::PrefixBuckets;

@@ -11,7 +11,7 @@
 use std::sync::OnceLock;
 
 use super::ReachError;
-use crate::hash::ObjectId;
+use crate::hash::{ObjectId, PrefixBuckets};
 use crate::object::ObjectKind;
 use crate::object::{ReferenceRole, for_each_reference};
 use crate::pack::Pack;
@@ -31,35 +31,21 @@ pub struct Graph {
     pub index_of_position: Vec<u32>,
 }
 
-/// The idx entries by the first 8 bytes of their names, under a fan-out
-/// of about one entry a bucket: a tree entry is found with one or two
-/// comparisons of a u64 and one of the whole name, where a binary search
-/// of the idx takes twenty of the whole name (tree entries number in the
-/// tens of millions for a large history).
+/// The idx entries by the first 8 bytes of their names (see
+/// [`PrefixBuckets`]): tree entries are found without a binary search.
 struct NameIndex {
-    shift: u32,
-    /// Entries of bucket `b`: `prefixes[fanout[b]..fanout[b + 1]]`.
-    fanout: Vec<u32>,
+    buckets: PrefixBuckets,
     prefixes: Vec<u64>,
 }
 
 impl NameIndex {
     fn of_pack(pack: &Pack) -> Self {
-        let n = pack.idx.num_objects();
-        let bits = (u32::BITS - n.leading_zeros()).clamp(1, 24);
-        let shift = 64 - bits;
         // The idx is sorted by name, so the prefixes are too.
-        let prefixes: Vec<u64> = (0..n).map(|i| pack.idx.oid_at(i).leading_u64()).collect();
-        let mut fanout = vec![0u32; (1 << bits) + 1];
-        for &p in &prefixes {
-            fanout[(p >> shift) as usize + 1] += 1;
-        }
-        for b in 0..1 << bits {
-            fanout[b + 1] += fanout[b];
-        }
+        let prefixes: Vec<u64> = (0..pack.idx.num_objects())
+            .map(|i| pack.idx.oid_at(i).leading_u64())
+            .collect();
         NameIndex {
-            shift,
-            fanout,
+            buckets: PrefixBuckets::new(&prefixes),
             prefixes,
         }
     }
@@ -95,9 +81,8 @@ impl NameIndex {
 
     fn search(&self, pack: &Pack, id: &ObjectId) -> Option<u32> {
         let p = id.leading_u64();
-        let b = (p >> self.shift) as usize;
-        let (from, to) = (self.fanout[b] as usize, self.fanout[b + 1] as usize);
-        (from..to)
+        self.buckets
+            .range(p)
             .filter(|&i| self.prefixes[i] == p)
             .map(|i| i as u32)
             .find(|&i| pack.idx.oid_at(i) == *id)

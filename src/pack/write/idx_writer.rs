@@ -2,6 +2,8 @@
 //! format "Version 2 pack-*.idx files" in `Documentation/gitformat-pack.txt`
 //! (gitformat-pack, "Version 2 pack-*.idx files").
 
+use rayon::prelude::*;
+
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
@@ -68,7 +70,12 @@ pub(super) fn sort_and_check(
     for e in entries.iter() {
         check_kind(hash, &e.id)?;
     }
-    entries.sort_unstable_by_key(|e| e.id);
+    // Names are uniform: their leading 8 bytes decide nearly every
+    // comparison without a call to memcmp. Hundreds of thousands of
+    // entries for a large pack, sorted while nothing else runs.
+    entries.par_sort_unstable_by(|a, b| {
+        (a.id.leading_u64().cmp(&b.id.leading_u64())).then_with(|| a.id.cmp(&b.id))
+    });
     if let Some(pair) = entries.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(PackWriteError::DuplicateObject { id: pair[0].id });
     }

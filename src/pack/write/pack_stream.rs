@@ -92,6 +92,20 @@ impl PackStream {
         self.crc = crc32fast::Hasher::new();
     }
 
+    /// Writes `bytes` whose CRC32 the caller already computed (copied from
+    /// another pack and checked there): the entry's CRC32 is extended by
+    /// combining, without a second pass over the bytes.
+    pub fn write_all_with_crc(&mut self, mut bytes: &[u8], crc32: u32) -> io::Result<()> {
+        let len = bytes.len() as u64;
+        while !bytes.is_empty() {
+            let taken = self.stage(bytes)?;
+            bytes = &bytes[taken..];
+        }
+        self.crc
+            .combine(&crc32fast::Hasher::new_with_initial_len(crc32, len));
+        Ok(())
+    }
+
     /// The CRC32 of the bytes written since [`PackStream::begin_crc`].
     pub fn crc(&self) -> u32 {
         self.crc.clone().finalize()
@@ -137,8 +151,10 @@ impl PackStream {
     }
 }
 
-impl Write for PackStream {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+impl PackStream {
+    /// Stages what fits of `buf` in the current block, shipping it when
+    /// full; the CRC32 is the caller's business.
+    fn stage(&mut self, buf: &[u8]) -> io::Result<usize> {
         if self.blocks.is_none() {
             return Err(failed_earlier());
         }
@@ -147,8 +163,15 @@ impl Write for PackStream {
         if self.staged.len() == BLOCK {
             self.ship()?;
         }
-        self.crc.update(&buf[..take]);
         self.bytes += take as u64;
+        Ok(take)
+    }
+}
+
+impl Write for PackStream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let take = self.stage(buf)?;
+        self.crc.update(&buf[..take]);
         Ok(take)
     }
 

@@ -108,18 +108,19 @@ impl PackWriter {
     /// A whole object whose zlib stream already exists (copied from a
     /// source pack: blob bodies are the same in both hash worlds). `size`
     /// is the inflated size. The stream is copied as is, not checked.
-    pub fn add_compressed(
+    pub fn add_compressed<'z>(
         &mut self,
         id: ObjectId,
         kind: ObjectKind,
         size: u64,
-        zlib: &[u8],
+        zlib: impl Into<ZlibStream<'z>>,
     ) -> Result<u64, PackWriteError> {
         let offset = self.begin_entry(id)?;
         encode_entry_header(kind.pack_code(), size, &mut self.header);
+        let zlib = zlib.into();
         self.write_entry(id, offset, |out, header| {
             out.write_all(header)?;
-            out.write_all(zlib)
+            zlib.write_to(out)
         })
     }
 
@@ -143,17 +144,18 @@ impl PackWriter {
     /// An OFS_DELTA entry whose delta is already a zlib stream (a source
     /// blob delta, reused: only the header and base distance change).
     /// `delta_size` is the inflated size of the delta.
-    pub fn add_ofs_delta_compressed(
+    pub fn add_ofs_delta_compressed<'z>(
         &mut self,
         id: ObjectId,
         base_offset: u64,
         delta_size: u64,
-        zlib: &[u8],
+        zlib: impl Into<ZlibStream<'z>>,
     ) -> Result<u64, PackWriteError> {
         let offset = self.begin_delta(id, base_offset, delta_size)?;
+        let zlib = zlib.into();
         self.write_entry(id, offset, |out, header| {
             out.write_all(header)?;
-            out.write_all(zlib)
+            zlib.write_to(out)
         })
     }
 
@@ -364,4 +366,35 @@ fn write_temp(
     write(&file).map_err(PackWriteError::io(&path))?;
     file.sync_all().map_err(PackWriteError::io(&path))?;
     Ok(path)
+}
+
+/// A zlib stream copied into a pack as it is, with its CRC32 when the
+/// caller has it already (a fold checks every entry it copies against its
+/// input's idx, and the output's idx needs the same sum over the same
+/// bytes).
+#[derive(Clone, Copy)]
+pub struct ZlibStream<'a> {
+    pub bytes: &'a [u8],
+    pub crc32: Option<u32>,
+}
+
+impl ZlibStream<'_> {
+    fn write_to(&self, out: &mut PackStream) -> io::Result<()> {
+        match self.crc32 {
+            Some(crc32) => out.write_all_with_crc(self.bytes, crc32),
+            None => out.write_all(self.bytes),
+        }
+    }
+}
+
+impl<'a> From<&'a [u8]> for ZlibStream<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        ZlibStream { bytes, crc32: None }
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for ZlibStream<'a> {
+    fn from(bytes: &'a Vec<u8>) -> Self {
+        bytes.as_slice().into()
+    }
 }
