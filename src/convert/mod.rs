@@ -197,14 +197,8 @@ fn convert_in_pool(
     resume::clean_leftovers(&dest, &map)?;
     map.set_meta("state", "converting")?;
 
-    let (written, mut map, map_run) = write::write_objects(
-        &run,
-        &table,
-        waves,
-        &pairs,
-        dest_layout::pack_dir(&dest.path),
-        map,
-    )?;
+    let (written, mut map, map_run) =
+        write::write_objects(&run, &table, waves, &pairs, &dest.path, map)?;
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.unknown_headers = written.mapped.unknown_headers;
     outcome.segments_written = written.packs;
@@ -222,6 +216,10 @@ fn convert_in_pool(
         .filter_map(|id| table.map_sha1(&id))
         .collect();
     let serving_target = finish::serve::target(&dest.path, &map)?;
+    let recorded = finish::serve::Recorded {
+        records: &written.reach_records,
+        table: &table,
+    };
 
     progress.start("writing refs, indexing map, bitmap, commit-graph", None);
     stops.check_interrupt()?;
@@ -237,7 +235,9 @@ fn convert_in_pool(
             || {
                 serving_target
                     .as_deref()
-                    .map(|idx| finish::serve::write(&dest.path, idx, &tips, &NoProgress))
+                    .map(|idx| {
+                        finish::serve::write(&dest.path, idx, &tips, Some(&recorded), &NoProgress)
+                    })
                     .transpose()
             },
         );
@@ -250,6 +250,8 @@ fn convert_in_pool(
     let refs_done = refs_done?;
     indexed?;
     outcome.serving = serving?;
+    // Read once for the bitmap; a leftover is deleted by the next run.
+    let _ = std::fs::remove_file(&written.reach_records);
     let mut ref_files = refs_done.files.clone();
     if opts.rekey_notes {
         // The reverse index, built above, tells created trees from

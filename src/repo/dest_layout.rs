@@ -61,6 +61,12 @@ pub fn scan_checkpoint(dest: &Path) -> PathBuf {
     rehash_dir(dest).join("scan-checkpoint")
 }
 
+/// `rehash/reach-records`: what each object the map pass translated
+/// reaches, kept until the bitmap and the commit-graph are written.
+pub fn reach_records(dest: &Path) -> PathBuf {
+    rehash_dir(dest).join("reach-records")
+}
+
 /// `rehash/gitlinks.txt`: the gitlink pairs a conversion used.
 pub fn gitlinks(dest: &Path) -> PathBuf {
     rehash_dir(dest).join("gitlinks.txt")

@@ -15,6 +15,7 @@
 //! Temporary disk space: the new pack, its `.idx` and `.rev` beside the
 //! segments, so DEST briefly holds the converted objects twice.
 
+pub mod known_edges;
 mod order;
 pub mod repack;
 pub mod serve;
@@ -25,6 +26,7 @@ use rayon::prelude::*;
 
 use crate::convert::ConvertError;
 use crate::convert::error::DestState;
+use crate::convert::objects::by_sha256::BySha256;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::hash::HashKind;
@@ -33,7 +35,6 @@ use crate::pack::Pack;
 use crate::pack::write::{OrderKey, PackWriteError, fold_packs};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
-use order::StorageOrder;
 
 /// The pack a finish step wrote.
 #[derive(Debug, Clone)]
@@ -58,11 +59,11 @@ pub fn fold_segments(
     let pack_dir = dest_layout::pack_dir(dest);
     progress.start("checking segments", None);
     let packs = open_checked(dest, &pack_dir, &segments)?;
-    let order = StorageOrder::new(table);
+    let names = BySha256::new(table);
     progress.finish();
     let inputs = FoldInputs {
         packs,
-        key: &|_, _, id| order.key(id),
+        key: &|_, _, id| order::storage_key(&names, id),
         replacing: Replacing::Segments(&segments),
     };
     Ok(Some(fold_into_one(

@@ -85,7 +85,7 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
     let refs = refs::read_source_refs(&dest.path, HashKind::Sha256)?;
     let tips: Vec<_> = refs.tip_ids().collect();
     if let Some(idx) = serve::target(&dest.path, &map)? {
-        outcome.serving = Some(serve::write(&dest.path, &idx, &tips, progress)?);
+        outcome.serving = Some(serve::write(&dest.path, &idx, &tips, None, progress)?);
     }
     Ok(outcome)
 }

@@ -12,10 +12,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use super::known_edges::KnownEdges;
 use crate::convert::ConvertError;
+use crate::convert::objects::table::ObjectTable;
 use crate::hash::ObjectId;
 use crate::idmap::IdMap;
-use crate::pack::reach::{ReachError, ReachSummary, write_reach_indexes};
+use crate::pack::reach::{ReachError, ReachSummary, ReachTargets, write_reach_indexes};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
 
@@ -33,20 +35,42 @@ pub fn target(dest: &Path, map: &IdMap) -> Result<Option<PathBuf>, ConvertError>
     Ok((!idx.with_extension("bitmap").is_file()).then_some(idx))
 }
 
+/// What the map pass recorded of the objects it translated
+/// (`write/reach_record.rs`), so that they need not be read back.
+pub struct Recorded<'a> {
+    pub records: &'a Path,
+    pub table: &'a ObjectTable,
+}
+
 /// Writes the commit-graph and the bitmap of the pack whose index is
 /// `idx`. `tips` are the ref values to favour (SHA-256 names).
 pub fn write(
     dest: &Path,
     idx: &Path,
     tips: &[ObjectId],
+    recorded: Option<&Recorded<'_>>,
     progress: &dyn Progress,
 ) -> Result<(ReachSummary, Duration), ConvertError> {
     let started = Instant::now();
     let pack = super::open_pack(dest, idx)?;
-    let graph = dest_layout::commit_graph(dest);
+    let known = recorded
+        .map(|r| KnownEdges::open(r.records, r.table, &pack))
+        .transpose()?;
+    let answer = |index: u32, children: &mut Vec<u32>| known.as_ref()?.node(index, children);
+    let targets = ReachTargets {
+        idx_path: idx,
+        commit_graph: &dest_layout::commit_graph(dest),
+        tips,
+    };
     // A pack that cannot be read is DEST damaged; a file that cannot be
     // written (a full disk) is a failure of the machine, as for any write.
-    let summary = write_reach_indexes(&pack, idx, &graph, tips, progress).map_err(|e| match e {
+    let summary = write_reach_indexes(
+        &pack,
+        &targets,
+        known.is_some().then_some(&answer),
+        progress,
+    )
+    .map_err(|e| match e {
         ReachError::File(e) => ConvertError::File(e),
         unreadable => super::damaged(dest, idx, &unreadable),
     })?;

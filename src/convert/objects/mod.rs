@@ -2,6 +2,7 @@
 //! (the inventory of packs and loose objects), the object table that names
 //! them in both hash worlds, and the caches every pass reads through.
 
+pub mod by_sha256;
 pub mod inventory;
 pub mod read_cache;
 pub mod recent_lookups;

@@ -190,5 +190,7 @@ pub fn clean_leftovers(dest: &Dest, map: &IdMap) -> Result<(), ConvertError> {
     for name in ["HEAD.rehash-tmp", "config.rehash-tmp"] {
         let _ = fs::remove_file(dest.path.join(name));
     }
+    // The map pass's reach records serve only the run that wrote them.
+    let _ = fs::remove_file(dest_layout::reach_records(&dest.path));
     Ok(())
 }

@@ -41,6 +41,7 @@ use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::chunking::chunks_within;
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
 use crate::convert::write::pass::Pass;
+use crate::convert::write::reach_record::{ReachRecorder, Reached};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
@@ -68,12 +69,15 @@ pub struct MapOutcome {
 }
 
 /// Prepared chunks wait for the pack by the hundred thousand on large
-/// repositories, so this is kept small: 56 bytes plus the stream (names
-/// stay in the table; the base is a table position).
+/// repositories, so this is kept small: 80 bytes plus the stream and what
+/// the object reaches (names stay in the table; the base is a table
+/// position).
 struct Translated {
     at: u32,
     kind: ObjectKind,
     stored: Stored,
+    /// For the bitmap and the commit-graph (`reach_record.rs`).
+    reach: Option<Reached>,
     /// Empty for nearly every object: a boxed slice holds no allocation then.
     unknown_headers: Box<[String]>,
 }
@@ -82,7 +86,7 @@ impl Translated {
     /// Bytes it holds until appended.
     fn held(&self) -> u64 {
         let (Stored::Whole { zlib, .. } | Stored::Delta { zlib, .. }) = &self.stored;
-        zlib.len() as u64
+        zlib.len() as u64 + self.reach.as_ref().map_or(0, Reached::held)
     }
 }
 
@@ -121,6 +125,7 @@ pub fn map_pass(
     pass: &Pass<'_>,
     waves: Vec<Vec<u32>>,
     pack: &mut SegmentWriter<'_, '_>,
+    reach: &mut ReachRecorder,
 ) -> Result<MapOutcome, ConvertError> {
     let table = pass.table;
     let mut outcome = MapOutcome::default();
@@ -140,7 +145,7 @@ pub fn map_pass(
             break;
         }
         let appended;
-        (appended, ready) = ahead.beside(|| append_all(pack, backlog, &mut outcome));
+        (appended, ready) = ahead.beside(|| append_all(pack, reach, backlog, &mut outcome));
         let objects = appended?;
         outcome.translated += objects;
         pass.progress.advance(objects);
@@ -203,13 +208,14 @@ where
 /// objects went in.
 fn append_all(
     pack: &mut SegmentWriter<'_, '_>,
+    reach: &mut ReachRecorder,
     chunks: Vec<Vec<Translated>>,
     outcome: &mut MapOutcome,
 ) -> Result<u64, ConvertError> {
     let mut objects = 0;
     for done in chunks {
         objects += done.len() as u64;
-        append(pack, done, outcome)?;
+        append(pack, reach, done, outcome)?;
         pack.checkpoint()?;
     }
     Ok(objects)
@@ -327,7 +333,7 @@ fn prepare_chunk(
             let mut named_in_order = Vec::with_capacity(objects.len());
             for (&at, (kind, body)) in objects.iter().zip(sources) {
                 let (out, notes) = translated(table, at, kind, &body, opts)?;
-                let n = named(at, kind, body, out, notes);
+                let n = named(table, at, kind, body, out, notes);
                 table.name(at, n.sha256);
                 named_in_order.push(n);
             }
@@ -372,6 +378,7 @@ fn prepare_chunk(
             at: n.at,
             kind: n.kind,
             stored,
+            reach: n.reach,
             unknown_headers: n.unknown_headers.into_boxed_slice(),
         })
         .collect();
@@ -405,10 +412,14 @@ enum SourcePairing {
 /// Appends a prepared chunk in order.
 fn append(
     pack: &mut SegmentWriter<'_, '_>,
+    reach: &mut ReachRecorder,
     done: Vec<Translated>,
     outcome: &mut MapOutcome,
 ) -> Result<(), ConvertError> {
     for t in done {
+        if let Some(reached) = &t.reach {
+            reach.record(t.at, t.kind, reached)?;
+        }
         match t.stored {
             Stored::Whole { size, zlib } => pack.add_compressed(t.at, t.kind, size, &zlib)?,
             Stored::Delta {
@@ -436,6 +447,7 @@ struct Named {
     source: Vec<u8>,
     body: Vec<u8>,
     unknown_headers: Vec<String>,
+    reach: Option<Reached>,
 }
 
 fn name_one(
@@ -447,16 +459,18 @@ fn name_one(
     let mut source = Vec::new();
     let kind = read_cache::read(inventory, table, at, &mut source)?;
     let (body, notes) = translated(table, at, kind, &source, opts)?;
-    Ok(named(at, kind, source, body, notes))
+    Ok(named(table, at, kind, source, body, notes))
 }
 
 fn named(
+    table: &ObjectTable,
     at: u32,
     kind: ObjectKind,
     mut source: Vec<u8>,
     body: Vec<u8>,
     notes: crate::translate::TranslateNotes,
 ) -> Named {
+    let reach = Reached::of(table, kind, &source);
     if kind != ObjectKind::Tree {
         source = Vec::new();
     }
@@ -470,6 +484,7 @@ fn named(
         source,
         body,
         unknown_headers: notes.unknown_headers,
+        reach,
     }
 }
 

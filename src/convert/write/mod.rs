@@ -8,8 +8,9 @@ pub mod chunking;
 pub mod delta_policy;
 pub mod map_pass;
 pub mod pass;
+pub mod reach_record;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -22,9 +23,11 @@ use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::delta_policy::DeltaOptions;
 use crate::convert::write::map_pass::{MapOutcome, map_pass};
 use crate::convert::write::pass::Pass;
+use crate::convert::write::reach_record::ReachRecorder;
 use crate::idmap::{IdMap, RunId};
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;
+use crate::repo::dest_layout;
 
 /// What the write phase did.
 pub struct Written {
@@ -33,17 +36,19 @@ pub struct Written {
     pub mapped: MapOutcome,
     /// Segments written.
     pub packs: u32,
+    /// What the objects the map pass translated reach (`reach_record.rs`).
+    pub reach_records: PathBuf,
 }
 
-/// Writes every object of `table` without a map row into packs in
-/// `pack_dir`, as a new run of `map` (blobs, and `waves` of trees, commits
+/// Writes every object of `table` without a map row into segments of
+/// `dest`, as a new run of `map` (blobs, and `waves` of trees, commits
 /// and tags); returns the map back with the run.
 pub fn write_objects(
     run: &Run<'_>,
     table: &ObjectTable,
     waves: Vec<Vec<u32>>,
     pairs: &SourcePairs,
-    pack_dir: PathBuf,
+    dest: &Path,
     mut map: IdMap,
 ) -> Result<(Written, IdMap, RunId), ConvertError> {
     let (opts, inventory, hooks, progress) = (run.opts, run.inventory, run.stops, run.progress);
@@ -80,13 +85,19 @@ pub fn write_objects(
         bases_from_earlier_runs,
         progress,
     };
+    let pack_dir = dest_layout::pack_dir(dest);
+    let mut reach = ReachRecorder::create(&dest_layout::reach_records(dest))?;
     // The scope holds the threads that finish segments in the background.
     let written = std::thread::scope(|scope| {
         let writer = |sequence| SegmentWriter::new(pack_dir.clone(), scope, &journal, sequence);
         let (mut blob_writer, mut map_writer) = (writer(0), writer(1));
         let (blobs, mapped) = rayon::join(
             || write_sequence(&mut blob_writer, |pack| blob_pass::blob_pass(&pass, pack)),
-            || write_sequence(&mut map_writer, |pack| map_pass(&pass, waves, pack)),
+            || {
+                write_sequence(&mut map_writer, |pack| {
+                    map_pass(&pass, waves, pack, &mut reach)
+                })
+            },
         );
         // The last segments' finishes (fsync, idx, commit) ran on; a
         // failed one stopped the passes, so its error comes first.
@@ -97,8 +108,13 @@ pub fn write_objects(
             blobs_copied,
             mapped,
             packs: blob_packs.packs + map_packs.packs,
+            reach_records: PathBuf::new(),
         })
     })?;
+    let written = Written {
+        reach_records: reach.finish()?,
+        ..written
+    };
     progress.finish();
     Ok((written, journal.into_map(), map_run))
 }

@@ -10,11 +10,13 @@
 
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use super::ReachError;
 use crate::hash::{ObjectId, PrefixBuckets};
 use crate::object::ObjectKind;
 use crate::object::{ReferenceRole, for_each_reference};
-use crate::pack::Pack;
+use crate::pack::{DeltaCache, Pack};
 
 /// The graph of a pack.
 pub struct Graph {
@@ -96,10 +98,75 @@ struct Node {
     time: i64,
 }
 
+/// What an object reaches, read from its body: for the objects nothing
+/// knew beforehand.
+struct Decoder<'p> {
+    pack: &'p Pack,
+    names: NameIndex,
+    position_of_index: &'p [u32],
+}
+
+impl Decoder<'_> {
+    fn node(&self, index: u32, kind: ObjectKind, body: &[u8]) -> Result<Node, ReachError> {
+        let id = || self.pack.idx.oid_at(index);
+        let mut children = Vec::new();
+        let mut missing = None;
+        for_each_reference(
+            kind,
+            body,
+            self.pack.idx.hash_kind(),
+            |child: ObjectId, role| {
+                if !followed_by_walk(role) {
+                    return;
+                }
+                match self.names.find(self.pack, &child) {
+                    Some(i) => children.push(self.position_of_index[i as usize]),
+                    None => missing = missing.or(Some(child)),
+                }
+            },
+        )
+        .map_err(|error| ReachError::Malformed { id: id(), error })?;
+        if let Some(missing) = missing {
+            return Err(ReachError::NotClosed { id: id(), missing });
+        }
+        let time = if kind == ObjectKind::Commit {
+            committer_time(body)
+        } else {
+            0
+        };
+        Ok(Node {
+            kind,
+            children: children.into_boxed_slice(),
+            time,
+        })
+    }
+}
+
+/// Whether git's object walk follows a reference in this role: a
+/// submodule commit is not in the repository, and a `mergetag` payload is
+/// not read.
+pub fn followed_by_walk(role: ReferenceRole) -> bool {
+    match role {
+        ReferenceRole::TreeEntry { gitlink } => !gitlink,
+        ReferenceRole::MergetagObject => false,
+        _ => true,
+    }
+}
+
+/// What the caller learned of the object at an idx position before the
+/// pack existed: its kind and committer time (0 unless a commit), with
+/// the idx positions of the objects it reaches pushed to the vector; or
+/// `None` to have it read from the pack.
+pub type Known<'a> = dyn Fn(u32, &mut Vec<u32>) -> Option<(ObjectKind, i64)> + Sync + 'a;
+
+/// Delta bases kept per thread when a few objects are read on their own.
+const READ_CACHE_BYTES: usize = 32 << 20;
+
 impl Graph {
-    /// Decodes every commit, tree and tag of `pack`. Every object they
-    /// reach must be in the pack: a bitmap needs the closure.
-    pub fn of_pack(pack: &Pack) -> Result<Self, ReachError> {
+    /// Decodes every commit, tree and tag of `pack`, except those `known`
+    /// answers for. Every object they reach must be in the pack: a bitmap
+    /// needs the closure.
+    pub fn of_pack(pack: &Pack, known: Option<&Known<'_>>) -> Result<Self, ReachError> {
         let by_offset = pack.entries_by_offset()?;
         let n = by_offset.len();
         let mut position_of_index = vec![0u32; n];
@@ -108,45 +175,59 @@ impl Graph {
             position_of_index[index as usize] = position as u32;
             index_of_position.push(index);
         }
-        let hash = pack.idx.hash_kind();
-        let names = NameIndex::of_pack(pack);
         let nodes: Vec<OnceLock<Node>> = (0..n).map(|_| OnceLock::new()).collect();
-        let visit = |index: u32, _offset: u64, kind: ObjectKind, body: &[u8]| {
-            let id = || pack.idx.oid_at(index);
-            let mut children = Vec::new();
-            let mut missing = None;
-            for_each_reference(kind, body, hash, |child: ObjectId, role| {
-                let followed = match role {
-                    ReferenceRole::TreeEntry { gitlink } => !gitlink,
-                    ReferenceRole::MergetagObject => false,
-                    _ => true,
-                };
-                if !followed {
-                    return;
-                }
-                match names.find(pack, &child) {
-                    Some(i) => children.push(position_of_index[i as usize]),
-                    None => missing = missing.or(Some(child)),
-                }
-            })
-            .map_err(|error| ReachError::Malformed { id: id(), error })?;
-            if let Some(missing) = missing {
-                return Err(ReachError::NotClosed { id: id(), missing });
-            }
-            let time = if kind == ObjectKind::Commit {
-                committer_time(body)
-            } else {
-                0
-            };
-            let node = Node {
-                kind,
-                children: children.into_boxed_slice(),
-                time,
-            };
-            let _ = nodes[position_of_index[index as usize] as usize].set(node);
-            Ok(())
+        let node_of = |index: u32| &nodes[position_of_index[index as usize] as usize];
+        let unknown: Vec<u32> = match known {
+            None => (0..n as u32).collect(),
+            Some(known) => (0..n as u32)
+                .into_par_iter()
+                .filter(|&index| {
+                    let mut children = Vec::new();
+                    let Some((kind, time)) = known(index, &mut children) else {
+                        return true;
+                    };
+                    for child in &mut children {
+                        *child = position_of_index[*child as usize];
+                    }
+                    let children = children.into_boxed_slice();
+                    let _ = node_of(index).set(Node {
+                        kind,
+                        children,
+                        time,
+                    });
+                    false
+                })
+                .collect(),
         };
-        pack.traverse_kinds(&|kind| kind != ObjectKind::Blob, &visit)?;
+        let decoder = Decoder {
+            pack,
+            names: NameIndex::of_pack(pack),
+            position_of_index: &position_of_index,
+        };
+        let visit = |index: u32, _offset: u64, kind: ObjectKind, body: &[u8]| {
+            if node_of(index).get().is_none() {
+                let _ = node_of(index).set(decoder.node(index, kind, body)?);
+            }
+            Ok::<(), ReachError>(())
+        };
+        if unknown.len() > n / 8 {
+            // Most of the pack: one walk of its delta trees.
+            pack.traverse_kinds(&|kind| kind != ObjectKind::Blob, &visit)?;
+        } else {
+            // A few objects (made by the run, or left by an interrupted
+            // one): each read on its own.
+            unknown.par_iter().try_for_each_init(
+                || (DeltaCache::new(READ_CACHE_BYTES), Vec::new()),
+                |(cache, body), &index| {
+                    let offset = pack.idx.offset_at(index);
+                    let kind = pack.read_at(offset, cache, &|_| None, body)?;
+                    match kind {
+                        ObjectKind::Blob => Ok(()),
+                        _ => visit(index, offset, kind, body),
+                    }
+                },
+            )?;
+        }
 
         let mut kinds = Vec::with_capacity(n);
         let mut commit_time = Vec::with_capacity(n);
@@ -198,7 +279,7 @@ impl Graph {
 
 /// The time of a commit's `committer` line (`... <email> SECONDS TZ`); 0
 /// when there is none git could read, which sorts such commits last.
-fn committer_time(body: &[u8]) -> i64 {
+pub fn committer_time(body: &[u8]) -> i64 {
     let header_end = body
         .windows(2)
         .position(|w| w == b"\n\n")

@@ -21,6 +21,7 @@ use crate::object::ReferencesError;
 use crate::pack::{Pack, PackError};
 use crate::progress::Progress;
 use graph::Graph;
+pub use graph::{Known, committer_time, followed_by_walk};
 
 /// Why the indexes could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -49,19 +50,30 @@ pub struct ReachSummary {
     pub graph_commits: u32,
 }
 
-/// Writes the commit-graph of the pack's commits at `commit_graph`, then
-/// the bitmap of the pack whose index is `idx_path` beside it, each
-/// durably. The
-/// bitmap favours the commits `tips` name (ref values; tags are peeled).
+/// Where the indexes go, and what they favour.
+pub struct ReachTargets<'a> {
+    /// The pack's index; the bitmap is written beside it.
+    pub idx_path: &'a Path,
+    pub commit_graph: &'a Path,
+    /// Ref values (tags are peeled): their commits get bitmaps first.
+    pub tips: &'a [ObjectId],
+}
+
+/// Writes the commit-graph of the pack's commits, then the pack's bitmap,
+/// each durably. What `known` answers for is not read from the pack.
 pub fn write_reach_indexes(
     pack: &Pack,
-    idx_path: &Path,
-    commit_graph: &Path,
-    tips: &[ObjectId],
+    targets: &ReachTargets<'_>,
+    known: Option<&Known<'_>>,
     progress: &dyn Progress,
 ) -> Result<ReachSummary, ReachError> {
+    let ReachTargets {
+        idx_path,
+        commit_graph,
+        tips,
+    } = *targets;
     progress.start("reading commits and trees", None);
-    let graph = Graph::of_pack(pack)?;
+    let graph = Graph::of_pack(pack, known)?;
     progress.finish();
     let generations = build::generations(&graph);
     let mut is_tip = vec![false; graph.len()];

@@ -73,3 +73,13 @@ fn the_commit_graph_is_the_one_git_writes() {
     assert!(ours == gits, "the commit-graph differs from git's own");
     git(dest, &["commit-graph", "verify"]);
 }
+
+/// A conversion builds both from what its map pass recorded of each
+/// object; `repack` reads them back from the pack. The files agree.
+#[test]
+fn the_recorded_graph_and_the_pack_read_one_give_the_same_files() {
+    crate::support::serving::assert_same_as_read_from_the_pack(
+        &default_conversion().dest,
+        "default",
+    );
+}

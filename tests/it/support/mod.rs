@@ -22,6 +22,7 @@ pub mod refusal;
 pub mod rehash;
 pub mod repo_files;
 pub mod scratch;
+pub mod serving;
 pub mod synthetic_map;
 pub mod tmpfs;
 pub mod watched_source;

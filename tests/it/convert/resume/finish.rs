@@ -14,6 +14,7 @@ use crate::support::git::{git, git_output};
 use crate::support::rehash::{rehash_command, rehash_export_text, rehash_verify_ok, run_ok};
 use crate::support::repo_files::{dir_names, pack_files};
 use crate::support::scratch::scratch_dir;
+use crate::support::serving::assert_same_as_read_from_the_pack;
 
 /// `convert --quiet` with segments of `segment_objects` on `jobs` threads.
 fn convert_with(source: &Path, dest: &Path, segment_objects: &str, jobs: &str) -> Command {
@@ -99,7 +100,21 @@ fn the_finish_step_killed_and_resumed_ends_as_an_uninterrupted_run() {
         assert_sound(&dest, &expected, spec);
         assert_eq!(pack_names(&dest), vec![pack.clone()], "killed at {spec}");
         assert_ready_to_serve(&dest, &source);
+        // The next run translated nothing: it read every object back.
+        assert_same_as_read_from_the_pack(&dest, spec);
     }
+}
+
+/// Killed in the middle of the map pass, the next run records what only
+/// it translates and reads the rest back from the pack.
+#[test]
+fn a_run_resumed_in_the_map_pass_serves_what_the_pack_holds() {
+    let source = make_source("finish-map-kill");
+    let dest = scratch_dir("finish-map-kill-run").join("dest.git");
+    convert_killed_at(&source, &dest, "committed:3");
+    run_ok(&mut convert_cmd(&source, &dest));
+    assert_ready_to_serve(&dest, &source);
+    assert_same_as_read_from_the_pack(&dest, "map-kill");
 }
 
 #[test]
