@@ -138,7 +138,7 @@ fn verify_in_pool(
         .as_deref()
         .map(|path| -> Result<_, VerifyError> {
             let repo = SourceRepo::open(path)?;
-            source::SourceObjects::open(&repo.git_dir)
+            source::SourceObjects::open(&repo)
         })
         .transpose()?;
 
