@@ -57,21 +57,7 @@ impl MapIndex {
     pub fn load(path: &Path) -> Result<Self, IdMapError> {
         let map = IdMap::open_read_only(path)?;
         let mut rows = Vec::with_capacity(map.count()? as usize);
-        let result = map.for_each(|row| {
-            if let (ObjectId::Sha256(sha256), ObjectId::Sha1(sha1)) = (row.sha256, row.sha1) {
-                rows.push(Row {
-                    sha256,
-                    sha1,
-                    kind: row.kind,
-                });
-            }
-            Ok(())
-        });
-        match result {
-            Ok(()) => {}
-            Err(ForEachError::Map(e)) => return Err(e),
-            Err(ForEachError::Io(_)) => unreachable!("the row consumer does no I/O"),
-        }
+        read_rows(&map, &mut rows)?;
         let mut index = Self::from_rows(rows);
         let created = map
             .created()?
@@ -278,5 +264,24 @@ impl MapIndex {
             _ => false,
         };
         own || self.shared.as_ref().is_some_and(|s| s.contains(id))
+    }
+}
+
+/// Appends every row of `map` to `rows`.
+pub fn read_rows(map: &IdMap, rows: &mut Vec<Row>) -> Result<(), IdMapError> {
+    let result = map.for_each(|row| {
+        if let (ObjectId::Sha256(sha256), ObjectId::Sha1(sha1)) = (row.sha256, row.sha1) {
+            rows.push(Row {
+                sha256,
+                sha1,
+                kind: row.kind,
+            });
+        }
+        Ok(())
+    });
+    match result {
+        Ok(()) => Ok(()),
+        Err(ForEachError::Map(e)) => Err(e),
+        Err(ForEachError::Io(_)) => unreachable!("the row consumer does no I/O"),
     }
 }

@@ -19,11 +19,11 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use super::VerifyError;
-use super::map_index::{MapIndex, Row};
+use super::map_index::{MapIndex, Row, read_rows};
 use super::objects::Sink;
 use super::problem::Problem;
 use crate::hash::{HashKind, ObjectId};
-use crate::idmap::{ForEachError, IdMap, open_shared_maps};
+use crate::idmap::{IdMap, open_shared_maps};
 use crate::loose;
 use crate::pack::{IndexFile, list_packs};
 use crate::repo::{alternates, dest_layout};
@@ -96,25 +96,6 @@ pub fn check_share(
         }
     });
     Ok(Some(shared))
-}
-
-/// Appends every row of `map` to `rows`.
-fn read_rows(map: &IdMap, rows: &mut Vec<Row>) -> Result<(), VerifyError> {
-    let result = map.for_each(|row| {
-        if let (ObjectId::Sha256(sha256), ObjectId::Sha1(sha1)) = (row.sha256, row.sha1) {
-            rows.push(Row {
-                sha256,
-                sha1,
-                kind: row.kind,
-            });
-        }
-        Ok(())
-    });
-    match result {
-        Ok(()) => Ok(()),
-        Err(ForEachError::Map(e)) => Err(e.into()),
-        Err(ForEachError::Io(_)) => unreachable!("the row consumer does no I/O"),
-    }
 }
 
 /// Reports each of `rows` (of the map at `map_path`) whose object none of

@@ -120,12 +120,8 @@ fn assert_shared(dest: &Path, fork: &Path, pool_dest: &Path) {
         .iter()
         .find(|(_, (_, kind))| kind == "commit")
         .unwrap();
-    let out = run_ok(
-        &mut rehash_command()
-            .args(["map", "--repo"])
-            .arg(dest)
-            .arg(pool_commit),
-    );
+    let out = rehash_map(dest, &[pool_commit]);
+    assert!(out.status.success(), "{out:?}");
     assert_eq!(
         String::from_utf8(out.stdout).unwrap(),
         format!("{pool_commit} {pool_sha256} commit\n")
@@ -171,13 +167,20 @@ fn forks_are_converted_self_contained_through_their_alternates() {
     assert_eq!(before, net.snapshot(), "the network was written to");
 }
 
+/// The shared network's pool converted into `pool.git` of a new scratch
+/// directory: (that directory, the pool's DEST).
+fn pool_converted(label: &str) -> (PathBuf, PathBuf) {
+    let dests = scratch_dir(label);
+    let pool_dest = dests.join("pool.git");
+    rehash_convert_ok(&fork_network().pool, &pool_dest, &["--quiet"]);
+    (dests, pool_dest)
+}
+
 #[test]
 fn forks_converted_in_parallel_share_the_pool_conversion() {
     let net = fork_network();
     let before = net.snapshot();
-    let dests = scratch_dir("alternates-shared");
-    let pool_dest = dests.join("pool.git");
-    rehash_convert_ok(&net.pool, &pool_dest, &["--quiet"]);
+    let (dests, pool_dest) = pool_converted("alternates-shared");
     let share = ["--shared-with", pool_dest.to_str().unwrap()];
     let forks = [(&net.fork_a, "fork-a.git"), (&net.fork_b, "fork-b.git")];
     let running: Vec<Child> = forks
@@ -197,13 +200,8 @@ fn forks_converted_in_parallel_share_the_pool_conversion() {
 fn shares_follow_a_chain_of_forks() {
     let net = fork_network();
     let before = net.snapshot();
-    let dests = scratch_dir("alternates-chain");
-    let (pool_dest, mid_dest, fork_dest) = (
-        dests.join("pool.git"),
-        dests.join("mid.git"),
-        dests.join("fork-c.git"),
-    );
-    rehash_convert_ok(&net.pool, &pool_dest, &["--quiet"]);
+    let (dests, pool_dest) = pool_converted("alternates-chain");
+    let (mid_dest, fork_dest) = (dests.join("mid.git"), dests.join("fork-c.git"));
     let share =
         |pool: &Path| ["--quiet", "--shared-with", pool.to_str().unwrap()].map(String::from);
     rehash_convert_ok(
@@ -283,22 +281,20 @@ fn an_incremental_run_of_a_shared_fork_keeps_the_share_and_converts_only_new_obj
     git(&fork_dest, &["fsck", "--strict"]);
 
     // Another pool, or none, is not this DEST's share.
-    let other_pool = dests.join("other-pool.git");
+    let (other_pool, self_contained) = (dests.join("other-pool.git"), dests.join("self.git"));
     rehash_convert_ok(&net.pool, &other_pool, &["--quiet"]);
-    let out = rehash_convert(
-        &net.fork_a,
-        &fork_dest,
-        &["--quiet", "--shared-with", other_pool.to_str().unwrap()],
-    );
-    assert_clean_failure(&out, &["shares objects with", "other-pool.git", "--force"]);
-    let self_contained = dests.join("self.git");
     rehash_convert_ok(&net.fork_a, &self_contained, &["--quiet"]);
-    let out = rehash_convert(
-        &net.fork_a,
-        &self_contained,
-        &["--quiet", "--shared-with", pool_dest.to_str().unwrap()],
-    );
-    assert_clean_failure(&out, &["is self-contained"]);
+    for (dest, pool, why) in [
+        (&fork_dest, &other_pool, "other-pool.git"),
+        (&self_contained, &pool_dest, "is self-contained"),
+    ] {
+        let out = rehash_convert(
+            &net.fork_a,
+            dest,
+            &["--quiet", "--shared-with", pool.to_str().unwrap()],
+        );
+        assert_clean_failure(&out, &[why, "--force"]);
+    }
 }
 
 #[test]
