@@ -16,7 +16,7 @@ use crate::support::oracle::{OracleMap, oracle_map};
 use crate::support::refusal::{assert_clean_failure, assert_refused_cleanly};
 use crate::support::rehash::{
     rehash_command, rehash_convert, rehash_convert_ok, rehash_export_map, rehash_map,
-    rehash_verify_ok, run_ok,
+    rehash_verify, rehash_verify_ok, run_ok,
 };
 use crate::support::scratch::scratch_dir;
 
@@ -295,6 +295,38 @@ fn an_incremental_run_of_a_shared_fork_keeps_the_share_and_converts_only_new_obj
         );
         assert_clean_failure(&out, &[why, "--force"]);
     }
+}
+
+#[test]
+fn verify_finds_a_broken_share() {
+    let net = fork_network();
+    let (dests, pool_dest) = pool_converted("alternates-broken-share");
+    let dest = dests.join("fork-a.git");
+    let share = ["--quiet", "--shared-with", pool_dest.to_str().unwrap()];
+    rehash_convert_ok(&net.fork_a, &dest, &share);
+    let failure = |mentions: &[&str]| {
+        let out = rehash_verify(&dest, Some(&net.fork_a));
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert_eq!(out.status.code(), Some(1), "{stdout}");
+        for m in mentions {
+            assert!(stdout.contains(m), "{m:?} in:\n{stdout}");
+        }
+    };
+    // Without its alternates file, DEST's objects reference absent ones.
+    let alternates = dest.join("objects/info/alternates");
+    let text = std::fs::read(&alternates).unwrap();
+    std::fs::remove_file(&alternates).unwrap();
+    failure(&["shared pool:", "does not name the pool's"]);
+    std::fs::write(&alternates, text).unwrap();
+    rehash_verify_ok(&dest, &net.fork_a);
+    // A pool whose objects are gone no longer lends what its map names.
+    for idx in std::fs::read_dir(pool_dest.join("objects/pack")).unwrap() {
+        let idx = idx.unwrap().path();
+        if idx.extension().is_some_and(|e| e == "idx") {
+            std::fs::remove_file(idx).unwrap();
+        }
+    }
+    failure(&["has no object in the pool", "pool.git/rehash/map.sqlite"]);
 }
 
 #[test]
