@@ -39,13 +39,6 @@ pub fn check_share(
     let map = IdMap::open_read_only(map_file)?;
     let layout = |reason: String| sink.report(Problem::SharedLayout { reason });
     let alternates_file = dest_layout::alternates(dest);
-    let borrowed = match alternates::alternate_object_dirs(&dest_layout::objects_dir(dest)) {
-        Ok(dirs) => dirs,
-        Err(e) => {
-            layout(e.to_string());
-            Vec::new()
-        }
-    };
     let Some(pool) = map.shared_with()? else {
         if alternates_file.exists() {
             layout(format!(
@@ -54,6 +47,13 @@ pub fn check_share(
             ));
         }
         return Ok(None);
+    };
+    let borrowed = match alternates::alternate_object_dirs(&dest_layout::objects_dir(dest)) {
+        Ok(dirs) => dirs,
+        Err(e) => {
+            layout(e.to_string());
+            Vec::new()
+        }
     };
     let pool_objects = std::fs::canonicalize(dest_layout::objects_dir(&pool))
         .unwrap_or_else(|_| dest_layout::objects_dir(&pool));
