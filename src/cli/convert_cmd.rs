@@ -78,6 +78,11 @@ pub struct ConvertArgs {
     /// them. The new commits and trees have no SHA-1 (recorded as created).
     #[arg(long, conflicts_with = "git_compat_map")]
     rekey_notes: bool,
+    /// An earlier conversion of the pool SOURCE borrows objects from
+    /// (objects/info/alternates): the objects it holds are neither copied
+    /// nor mapped again, and DEST borrows them from it. Later runs keep it.
+    #[arg(long, value_name = "POOL-DEST")]
+    shared_with: Option<PathBuf>,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -120,6 +125,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         recurse_submodules: args.recurse_submodules,
         submodules: args.submodule.clone(),
         rekey_notes: args.rekey_notes,
+        shared_with: args.shared_with.clone(),
         ..ConvertOptions::new(&args.source, &args.dest)
     };
     let interrupt = Arc::new(AtomicBool::new(false));
@@ -195,6 +201,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             outcome.reflog_entries_dropped,
             outcome.elapsed.as_secs_f64()
         );
+        if outcome.objects_shared > 0 {
+            eprintln!(
+                "note: {} objects are the pool's (--shared-with), borrowed through objects/info/alternates",
+                outcome.objects_shared
+            );
+        }
         if outcome.objects_restored > 0 {
             eprintln!(
                 "note: {} objects were scanned by the interrupted run (taken from its checkpoint)",

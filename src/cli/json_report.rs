@@ -38,6 +38,8 @@ struct ResultReport {
     objects_listed: u64,
     /// Objects earlier runs had converted (skipped by this one).
     objects_already_converted: u64,
+    /// Objects the shared pool's conversion holds (`--shared-with`).
+    objects_in_shared_pool: u64,
     objects_converted: u64,
     /// Of those, objects an interrupted run had scanned.
     objects_restored_from_checkpoint: u64,
@@ -182,6 +184,7 @@ impl ResultReport {
         ResultReport {
             objects_listed: outcome.objects_listed,
             objects_already_converted: outcome.objects_known,
+            objects_in_shared_pool: outcome.objects_shared,
             objects_converted: outcome.objects_read,
             objects_restored_from_checkpoint: outcome.objects_restored,
             objects_by_type,

@@ -1,6 +1,9 @@
 //! `git-rehash map`: look names up in the SHA-1 <-> SHA-256 map (arguments
 //! or `--batch` on stdin, like `git cat-file --batch-check`), or export it.
 //!
+//! A DEST converted with `--shared-with` answers for its pool's objects
+//! too: the map names the pool's map, which is read with it.
+//!
 //! Exit status: 0 every id was found, 1 some id was missing or ambiguous,
 //! 2 usage or I/O errors. A closed stdout ends the run quietly with 0.
 
@@ -12,7 +15,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use git_rehash::idmap::{
-    ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows,
+    ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows, open_with_shares,
 };
 use git_rehash::object::ObjectKind;
 use git_rehash::repo::dest_layout;
@@ -69,8 +72,9 @@ pub(super) fn exit_2(err: anyhow::Error) -> ExitCode {
     super::report_error(&err, 2)
 }
 
-/// Opens the map named by `--map`, `--repo` or the current directory, read-only.
-pub(super) fn open_map(map: Option<&Path>, repo: Option<&Path>) -> anyhow::Result<IdMap> {
+/// Opens the map named by `--map`, `--repo` or the current directory,
+/// read-only, followed by the maps of the pools it shares with.
+pub(super) fn open_map(map: Option<&Path>, repo: Option<&Path>) -> anyhow::Result<Vec<IdMap>> {
     let path = match (map, repo) {
         (Some(m), _) => m.to_path_buf(),
         (None, Some(r)) => dest_layout::map_db(r),
@@ -82,7 +86,7 @@ pub(super) fn open_map(map: Option<&Path>, repo: Option<&Path>) -> anyhow::Resul
             path.display()
         );
     }
-    Ok(IdMap::open_read_only(&path)?)
+    Ok(open_with_shares(IdMap::open_read_only(&path)?)?)
 }
 
 fn run_checked(args: MapArgs) -> anyhow::Result<ExitCode> {
@@ -106,15 +110,15 @@ fn run_checked(args: MapArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|id| HexPrefix::parse(id.as_bytes()).map(|p| (id, p)))
         .collect::<Result<Vec<_>, _>>()?;
-    let map = open_map(args.map.as_deref(), args.repo.as_deref())?;
+    let maps = open_map(args.map.as_deref(), args.repo.as_deref())?;
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if args.export {
-        export(&map, format, &mut out)?;
+        export(&maps, format, &mut out)?;
         out.flush().context("writing the export")?;
         return Ok(ExitCode::SUCCESS);
     }
     let json = format == Format::Json;
-    let mut resolver = Resolver::new(&map)?;
+    let mut resolver = Resolver::over(&maps)?;
     let mut all_found = true;
     let mut line = Vec::with_capacity(256);
     if args.batch {
@@ -272,7 +276,7 @@ const COMMIT_MAP_HEADER: &str = "old                                      new\n"
 /// The first line git requires in `objects/loose-object-idx` (git's loose.c).
 const LOOSE_OBJECT_IDX_HEADER: &str = "# loose-object-idx\n";
 
-fn export(map: &IdMap, format: Format, out: &mut impl Write) -> anyhow::Result<()> {
+fn export(maps: &[IdMap], format: Format, out: &mut impl Write) -> anyhow::Result<()> {
     let header: &str = match format {
         Format::Tsv => "sha1\tsha256\ttype\n",
         Format::CommitMap => COMMIT_MAP_HEADER,
@@ -283,7 +287,7 @@ fn export(map: &IdMap, format: Format, out: &mut impl Write) -> anyhow::Result<(
         .context("writing the export")?;
     let only = (format == Format::CommitMap).then_some(ObjectKind::Commit);
     let mut line = Vec::with_capacity(256);
-    let result = export_rows(map, only, |row| {
+    let result = export_rows(maps, only, |row| {
         line.clear();
         match format {
             Format::Text => row_text(&mut line, row, b' '),

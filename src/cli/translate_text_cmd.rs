@@ -37,8 +37,8 @@ pub fn run(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_checked(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
-    let map = open_map(args.map.as_deref(), args.repo.as_deref())?;
-    let mut resolver = Resolver::new(&map)?;
+    let maps = open_map(args.map.as_deref(), args.repo.as_deref())?;
+    let mut resolver = Resolver::over(&maps)?;
     resolver.hold_snapshot()?;
     let opts = RewriteOptions {
         abbrev: args.abbrev.map(|n| n as usize),

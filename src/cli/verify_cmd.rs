@@ -82,12 +82,17 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         .map(|(k, n)| format!("{n} {k}s"))
         .collect();
     println!(
-        "{}: {} objects ({}), {:.1} MB, {} map rows, {} refs{}, {} problem(s), in {:.1}s",
+        "{}: {} objects ({}), {:.1} MB, {} map rows{}, {} refs{}, {} problem(s), in {:.1}s",
         if report.is_clean() { "ok" } else { "FAILED" },
         report.objects_checked(),
         kinds.join(", "),
         report.bytes as f64 / 1e6,
         report.map_rows,
+        if report.shared_rows > 0 {
+            format!(" (+{} in the shared pool)", report.shared_rows)
+        } else {
+            String::new()
+        },
         report.refs_checked,
         if opts.source.is_some() {
             format!(", {} source objects", report.source_objects_checked)

@@ -152,8 +152,42 @@ pub fn check_outside_source(
     git_dir: &Path,
     source: &Path,
 ) -> Result<(), ConvertError> {
-    let dest_abs = absolute_lexical(dest);
     let source_abs = std::fs::canonicalize(source).unwrap_or_else(|_| absolute_lexical(source));
+    let resolved = resolve_dest(dest);
+    if resolved.starts_with(git_dir) || resolved.starts_with(&source_abs) {
+        return Err(Refusal::DestInsideSource {
+            dest: dest.to_path_buf(),
+            source_dir: source_abs,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The object directories SOURCE borrows from are part of it: DEST must not
+/// be inside one, nor inside the repository whose `objects/` it is.
+pub fn check_outside_alternates(dest: &Path, alternates: &[PathBuf]) -> Result<(), ConvertError> {
+    let resolved = resolve_dest(dest);
+    for dir in alternates {
+        let repository = match dir.file_name() {
+            Some(name) if name == "objects" => dir.parent().unwrap_or(dir),
+            _ => dir,
+        };
+        if resolved.starts_with(repository) {
+            return Err(Refusal::DestInsideSource {
+                dest: dest.to_path_buf(),
+                source_dir: repository.to_path_buf(),
+            }
+            .into());
+        }
+    }
+    Ok(())
+}
+
+/// DEST as an absolute path, with the symlinks of its deepest existing
+/// ancestor resolved.
+fn resolve_dest(dest: &Path) -> PathBuf {
+    let dest_abs = absolute_lexical(dest);
     // Resolve the deepest existing ancestor of DEST, so symlinks are seen through.
     let mut probe = dest_abs.clone();
     let mut tail = Vec::new();
@@ -170,14 +204,7 @@ pub fn check_outside_source(
     for name in tail.into_iter().rev() {
         resolved.push(name);
     }
-    if resolved.starts_with(git_dir) || resolved.starts_with(&source_abs) {
-        return Err(Refusal::DestInsideSource {
-            dest: dest.to_path_buf(),
-            source_dir: source_abs,
-        }
-        .into());
-    }
-    Ok(())
+    resolved
 }
 
 fn absolute_lexical(p: &Path) -> PathBuf {

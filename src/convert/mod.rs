@@ -33,6 +33,7 @@ mod plan;
 mod resume;
 mod scan;
 mod segments;
+mod shared_pool;
 mod write;
 
 use std::time::Instant;
@@ -76,8 +77,11 @@ pub fn convert(
         )
         .into());
     }
-    // Submodules first: their maps name the superproject's gitlinks.
     let mut opts = opts.clone();
+    if let Some(pool) = &opts.shared_with {
+        opts.shared_with = Some(shared_pool::canonical_pool(pool)?);
+    }
+    // Submodules first: their maps name the superproject's gitlinks.
     let mut submodules = Vec::new();
     for job in submodules::submodule_jobs(&mut opts)? {
         let outcome = convert(&job.options, progress).map_err(|e| match e {
@@ -119,7 +123,16 @@ fn convert_in_pool(
         .into());
     }
     dest::check_outside_source(&opts.dest, &source.git_dir, &opts.source)?;
+    dest::check_outside_alternates(&opts.dest, &source.alternates)?;
     let existing = resume::open_existing(opts, &source)?;
+    // The pool asked for, or the one an earlier run recorded.
+    let pool = match (&opts.shared_with, &existing) {
+        (Some(pool), _) => Some(pool.clone()),
+        (None, Some(existing)) => existing.map.shared_with()?,
+        (None, None) => None,
+    }
+    .map(|pool| shared_pool::SharedPool::open(&pool, &opts.dest))
+    .transpose()?;
     stops.kill_point(phase::START);
 
     // Refs first: objects they name were already stored when they were
@@ -154,6 +167,10 @@ fn convert_in_pool(
         }
     };
     outcome.objects_known = table.indices().filter(|&i| table.is_mapped(i)).count() as u64;
+    if let Some(pool) = &pool {
+        outcome.objects_shared = pool.load(&mut table)?;
+        pool.write_alternates(&dest.path)?;
+    }
     let run = Run {
         opts,
         inventory: &inventory,

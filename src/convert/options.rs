@@ -44,6 +44,11 @@ pub struct ConvertOptions {
     /// Put a commit on top of each notes ref whose notes are named by
     /// SHA-256 (`git notes` in DEST then finds them).
     pub rekey_notes: bool,
+    /// `--shared-with`: an earlier conversion of the pool SOURCE borrows
+    /// objects from. Objects its map has are neither copied nor mapped
+    /// again; DEST borrows them through `objects/info/alternates`. `None`
+    /// on a later run keeps the share DEST records.
+    pub shared_with: Option<PathBuf>,
 }
 
 impl ConvertOptions {
@@ -75,6 +80,7 @@ impl ConvertOptions {
             recurse_submodules: false,
             submodules: Vec::new(),
             rekey_notes: false,
+            shared_with: None,
         }
     }
 }

@@ -18,6 +18,9 @@ pub struct ConvertOutcome {
     pub objects_listed: u64,
     /// Objects SOURCE stores that already had map rows (earlier runs).
     pub objects_known: u64,
+    /// Objects SOURCE stores that the pool's conversion holds
+    /// (`--shared-with`): neither copied nor given map rows.
+    pub objects_shared: u64,
     /// Objects this run decoded and converted (those without a row).
     pub objects_read: u64,
     /// Objects without a row whose scan an interrupted run had finished

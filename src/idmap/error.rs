@@ -24,6 +24,8 @@ pub enum IdMapError {
     },
     #[error("map database {path} has a corrupt row: {reason}")]
     CorruptRow { path: PathBuf, reason: String },
+    #[error("cannot follow the share of {path}: {reason}")]
+    BrokenShare { path: PathBuf, reason: String },
 }
 
 impl IdMapError {

@@ -6,7 +6,9 @@
 //! the reverse index is built after the first complete run. Readers open it
 //! read-only; WAL mode lets them run while a conversion writes. [`query`]
 //! resolves full and abbreviated names on either side; [`export`] streams the
-//! rows.
+//! rows. A DEST converted with `--shared-with` has rows for its own objects
+//! only and names its pool's map (`share.rs`); queries and exports read the
+//! chain of maps as one.
 
 mod created;
 mod error;
@@ -17,6 +19,7 @@ mod migrations;
 mod query;
 mod row_batch;
 mod schema;
+mod share;
 mod staged;
 mod store;
 #[cfg(test)]
@@ -27,4 +30,5 @@ pub use error::IdMapError;
 pub use export::export_rows;
 pub use journal::RunId;
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
+pub use share::{SHARED_WITH, open_shared_maps, open_with_shares};
 pub use store::{ForEachError, IdMap, MapRow};

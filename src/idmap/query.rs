@@ -210,9 +210,18 @@ const SELECT_COMMITTISH_BY_SHA1: &str = "SELECT sha1, sha256, type FROM objects 
 /// any map (about 130 bytes per object).
 pub(super) const MMAP_SIZE: i64 = 64 << 30;
 
-/// Resolves ids against one open map with prepared statements, optionally
-/// inside one read transaction (one WAL snapshot for a whole batch).
+/// Resolves ids against open maps with prepared statements, optionally
+/// inside one read transaction per map (one WAL snapshot for a whole
+/// batch). Several maps (a DEST's own and those it shares with, see
+/// `share.rs`) answer as one: an object is found in whichever holds it,
+/// and a prefix is ambiguous when the objects of all of them together make
+/// it so.
 pub struct Resolver<'m> {
+    probes: Vec<Probe<'m>>,
+}
+
+/// One map's statements.
+struct Probe<'m> {
     map: &'m IdMap,
     by_sha1: Statement<'m>,
     by_sha256: Statement<'m>,
@@ -227,6 +236,87 @@ pub struct Resolver<'m> {
 
 impl<'m> Resolver<'m> {
     pub fn new(map: &'m IdMap) -> Result<Self, IdMapError> {
+        Self::over(std::slice::from_ref(map))
+    }
+
+    /// A resolver answering from all of `maps` together.
+    pub fn over(maps: &'m [IdMap]) -> Result<Self, IdMapError> {
+        Ok(Resolver {
+            probes: maps.iter().map(Probe::new).collect::<Result<_, _>>()?,
+        })
+    }
+
+    /// Answers every following query from one snapshot of each database
+    /// (see `Probe::hold_snapshot`).
+    pub fn hold_snapshot(&mut self) -> Result<(), IdMapError> {
+        self.probes.iter_mut().try_for_each(Probe::hold_snapshot)
+    }
+
+    /// What `prefix` names among all objects, looking at both sides: up to
+    /// 40 digits may be a SHA-1 or a SHA-256 prefix, longer only SHA-256.
+    pub fn resolve(&mut self, prefix: &HexPrefix) -> Result<Resolution, IdMapError> {
+        let range = prefix.range();
+        let mut matches = Matches::default();
+        for probe in &mut self.probes {
+            if matches.is_ambiguous() {
+                break;
+            }
+            probe.resolve(prefix, &range, &mut matches)?;
+        }
+        Ok(matches.resolution())
+    }
+
+    /// What `prefix` names among commits and tags on the SHA-1 side only
+    /// (git's `core.disambiguate=committish`): what a SHA-1 id quoted in
+    /// prose usually means.
+    pub fn resolve_committish_sha1(
+        &mut self,
+        prefix: &HexPrefix,
+    ) -> Result<Resolution, IdMapError> {
+        let mut matches = Matches::default();
+        if prefix.fits(HashKind::Sha1) {
+            let range = prefix.range();
+            for probe in &mut self.probes {
+                scan(
+                    probe.map,
+                    &mut probe.committish_by_sha1,
+                    &range,
+                    &mut matches,
+                )?;
+            }
+        }
+        Ok(matches.resolution())
+    }
+
+    /// The shortest abbreviation of `sha256`, at least `at_least` digits,
+    /// that names only it among the SHA-256 names in the maps (git's
+    /// `repo_find_unique_abbrev` for the maps' objects).
+    pub fn unique_sha256_len(
+        &mut self,
+        sha256: &ObjectId,
+        at_least: usize,
+    ) -> Result<usize, IdMapError> {
+        let hex = sha256.to_hex();
+        let full = HashKind::Sha256.hex_len();
+        let mut len = at_least.clamp(MIN_ABBREV, full);
+        while len < full {
+            let prefix = HexPrefix::parse(&hex.as_bytes()[..len]).expect("lower-case hex digits");
+            let range = prefix.range();
+            let mut matches = Matches::default();
+            for probe in &mut self.probes {
+                scan(probe.map, &mut probe.by_sha256, &range, &mut matches)?;
+            }
+            if !matches.is_ambiguous() {
+                break;
+            }
+            len += 1;
+        }
+        Ok(len)
+    }
+}
+
+impl<'m> Probe<'m> {
+    fn new(map: &'m IdMap) -> Result<Self, IdMapError> {
         // Memory-map the file: a lookup then reads B-tree pages in place
         // instead of copying each one through a read(2) into SQLite's page
         // cache, which halves the cost of a random lookup. Only address
@@ -235,7 +325,7 @@ impl<'m> Resolver<'m> {
             .pragma_update(None, "mmap_size", MMAP_SIZE)
             .map_err(|e| map.sql(e))?;
         let prepare = |sql| map.conn.prepare(sql).map_err(|e| map.sql(e));
-        Ok(Resolver {
+        Ok(Probe {
             map,
             by_sha1: prepare(SELECT_BY_SHA1)?,
             by_sha256: prepare(SELECT_BY_SHA256)?,
@@ -253,7 +343,7 @@ impl<'m> Resolver<'m> {
     /// when this resolver is dropped. Within the snapshot the prefix
     /// filters are used, when the map has current ones (never over staged
     /// rows: the filters describe `objects` alone).
-    pub fn hold_snapshot(&mut self) -> Result<(), IdMapError> {
+    fn hold_snapshot(&mut self) -> Result<(), IdMapError> {
         if !self.in_snapshot {
             let sql = |e| self.map.sql(e);
             self.map.conn.execute_batch("BEGIN DEFERRED").map_err(sql)?;
@@ -284,77 +374,37 @@ impl<'m> Resolver<'m> {
         }
     }
 
-    /// What `prefix` names among all objects, looking at both sides: up to
-    /// 40 digits may be a SHA-1 or a SHA-256 prefix, longer only SHA-256.
-    pub fn resolve(&mut self, prefix: &HexPrefix) -> Result<Resolution, IdMapError> {
-        let range = prefix.range();
-        let mut matches = Matches::default();
+    /// Adds what `prefix` names in this map, on both sides, to `matches`.
+    fn resolve(
+        &mut self,
+        prefix: &HexPrefix,
+        range: &ByteRange,
+        matches: &mut Matches,
+    ) -> Result<(), IdMapError> {
         // A full SHA-1 name is almost always one: consulting the filter
         // first would only add a cache miss to the probe it cannot avoid.
         let full_sha1 = prefix.len() == HashKind::Sha1.hex_len();
-        if prefix.fits(HashKind::Sha1) && (full_sha1 || self.may_match(0, prefix, &range)?) {
+        if prefix.fits(HashKind::Sha1) && (full_sha1 || self.may_match(0, prefix, range)?) {
             let stmt = if full_sha1 {
                 &mut self.sha1_eq
             } else {
                 &mut self.by_sha1
             };
-            scan(self.map, stmt, &range, &mut matches)?;
+            scan(self.map, stmt, range, matches)?;
         }
-        if !matches.is_ambiguous() && self.may_match(1, prefix, &range)? {
+        if !matches.is_ambiguous() && self.may_match(1, prefix, range)? {
             let stmt = if prefix.len() == HashKind::Sha256.hex_len() {
                 &mut self.sha256_eq
             } else {
                 &mut self.by_sha256
             };
-            scan(self.map, stmt, &range, &mut matches)?;
+            scan(self.map, stmt, range, matches)?;
         }
-        Ok(matches.resolution())
-    }
-
-    /// What `prefix` names among commits and tags on the SHA-1 side only
-    /// (git's `core.disambiguate=committish`): what a SHA-1 id quoted in
-    /// prose usually means.
-    pub fn resolve_committish_sha1(
-        &mut self,
-        prefix: &HexPrefix,
-    ) -> Result<Resolution, IdMapError> {
-        let mut matches = Matches::default();
-        if prefix.fits(HashKind::Sha1) {
-            scan(
-                self.map,
-                &mut self.committish_by_sha1,
-                &prefix.range(),
-                &mut matches,
-            )?;
-        }
-        Ok(matches.resolution())
-    }
-
-    /// The shortest abbreviation of `sha256`, at least `at_least` digits,
-    /// that names only it among the SHA-256 names in the map (git's
-    /// `repo_find_unique_abbrev` for the map's objects).
-    pub fn unique_sha256_len(
-        &mut self,
-        sha256: &ObjectId,
-        at_least: usize,
-    ) -> Result<usize, IdMapError> {
-        let hex = sha256.to_hex();
-        let full = HashKind::Sha256.hex_len();
-        let mut len = at_least.clamp(MIN_ABBREV, full);
-        while len < full {
-            let prefix = HexPrefix::parse(&hex.as_bytes()[..len]).expect("lower-case hex digits");
-            let mut matches = Matches::default();
-            scan(self.map, &mut self.by_sha256, &prefix.range(), &mut matches)?;
-            if !matches.is_ambiguous() {
-                break;
-            }
-            len += 1;
-        }
-        Ok(len)
+        Ok(())
     }
 }
 
-impl Drop for Resolver<'_> {
+impl Drop for Probe<'_> {
     fn drop(&mut self) {
         if self.in_snapshot {
             // A read transaction has nothing to commit; ending it only

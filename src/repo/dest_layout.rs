@@ -22,6 +22,12 @@ pub fn loose_object_idx(dest: &Path) -> PathBuf {
     objects_dir(dest).join("loose-object-idx")
 }
 
+/// `objects/info/alternates`: only in a DEST that shares a pool's objects
+/// (`--shared-with`), naming the pool's `objects/`.
+pub fn alternates(dest: &Path) -> PathBuf {
+    super::alternates::alternates_file(&objects_dir(dest))
+}
+
 /// `HEAD`, written last but one: with `config`, what makes DEST a
 /// repository.
 pub fn head(dest: &Path) -> PathBuf {

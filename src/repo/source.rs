@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::alternates;
 use crate::gitconfig::GitConfig;
 
 /// Why SOURCE cannot be opened, or cannot be converted as it is.
@@ -38,6 +39,9 @@ pub struct SourceRepo {
     pub git_dir: PathBuf,
     /// `objects/` of the git directory.
     pub objects_dir: PathBuf,
+    /// The object directories it borrows from (`objects/info/alternates`,
+    /// followed recursively), in git's order: part of its object store.
+    pub alternates: Vec<PathBuf>,
     pub config: GitConfig,
 }
 
@@ -48,13 +52,22 @@ impl SourceRepo {
         let git_dir = find_git_dir(path)?;
         let config_path = git_dir.join("config");
         let config = GitConfig::read(&config_path).map_err(|e| SourceError::io(&config_path, e))?;
-        let repo = SourceRepo {
+        let mut repo = SourceRepo {
             objects_dir: git_dir.join("objects"),
             git_dir,
+            alternates: Vec::new(),
             config,
         };
         repo.check_supported()?;
+        repo.alternates = alternates::alternate_object_dirs(&repo.objects_dir)?;
         Ok(repo)
+    }
+
+    /// Every directory of its object store: its own `objects/` first, then
+    /// its alternates.
+    pub fn object_dirs(&self) -> impl Iterator<Item = &Path> {
+        std::iter::once(self.objects_dir.as_path())
+            .chain(self.alternates.iter().map(PathBuf::as_path))
     }
 
     fn check_supported(&self) -> Result<(), SourceError> {
@@ -98,15 +111,6 @@ impl SourceRepo {
                  (git fetch --refetch with no filter)"
                     .to_string(),
             ));
-        }
-        let alternates = self.objects_dir.join("info").join("alternates");
-        if alternates.exists() {
-            return Err(refuse(format!(
-                "it borrows objects from other repositories ({}); a SHA-256 repository cannot \
-                 share a SHA-1 object store, so make it self-contained first (git repack -a -d, \
-                 then remove the alternates file)",
-                alternates.display()
-            )));
         }
         if !self.objects_dir.is_dir() {
             return Err(refuse(format!("{} is missing", self.objects_dir.display())));

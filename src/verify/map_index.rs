@@ -37,6 +37,9 @@ pub struct MapIndex {
     /// sorted by SHA-256, each with its "seen in DEST" flag.
     created: Vec<Created>,
     created_seen: Vec<AtomicBool>,
+    /// The rows of the pools DEST shares objects with (`shared.rs`): names
+    /// for lookups, not objects DEST must store.
+    shared: Option<Box<MapIndex>>,
 }
 
 /// An object of the map's `created` table.
@@ -54,21 +57,7 @@ impl MapIndex {
     pub fn load(path: &Path) -> Result<Self, IdMapError> {
         let map = IdMap::open_read_only(path)?;
         let mut rows = Vec::with_capacity(map.count()? as usize);
-        let result = map.for_each(|row| {
-            if let (ObjectId::Sha256(sha256), ObjectId::Sha1(sha1)) = (row.sha256, row.sha1) {
-                rows.push(Row {
-                    sha256,
-                    sha1,
-                    kind: row.kind,
-                });
-            }
-            Ok(())
-        });
-        match result {
-            Ok(()) => {}
-            Err(ForEachError::Map(e)) => return Err(e),
-            Err(ForEachError::Io(_)) => unreachable!("the row consumer does no I/O"),
-        }
+        read_rows(&map, &mut rows)?;
         let mut index = Self::from_rows(rows);
         let created = map
             .created()?
@@ -146,7 +135,19 @@ impl MapIndex {
             gitlinks: Vec::new(),
             created: Vec::new(),
             created_seen: Vec::new(),
+            shared: None,
         }
+    }
+
+    /// Adds the rows of the pools DEST shares objects with: lookups by
+    /// either name fall back to them.
+    pub fn set_shared(&mut self, shared: MapIndex) {
+        self.shared = Some(Box::new(shared));
+    }
+
+    /// Calls `f` with every row (DEST's own).
+    pub fn for_each_row(&self, f: impl FnMut(&Row)) {
+        self.rows.iter().for_each(f)
     }
 
     /// Adds the pairs of gitlink targets (SHA-1, SHA-256).
@@ -193,6 +194,9 @@ impl MapIndex {
         if let Some(p) = self.find_sha256(raw) {
             return Some(ObjectId::Sha1(self.rows[p as usize].sha1));
         }
+        if let Some(found) = self.shared.as_ref().and_then(|s| s.reverse(id)) {
+            return Some(found);
+        }
         self.gitlinks
             .binary_search_by(|(s, _)| s.cmp(raw))
             .ok()
@@ -206,6 +210,9 @@ impl MapIndex {
         };
         if let Some(p) = self.find_sha1(raw) {
             return Some(ObjectId::Sha256(self.rows[p as usize].sha256));
+        }
+        if let Some(found) = self.shared.as_ref().and_then(|s| s.forward(id)) {
+            return Some(found);
         }
         self.gitlinks
             .iter()
@@ -247,14 +254,34 @@ impl MapIndex {
     }
 
     /// Whether `id` (of kind `hash`) is an object of the map (created
-    /// objects included).
+    /// objects included) or of the pools DEST shares with.
     pub fn contains(&self, id: &ObjectId) -> bool {
-        match (id.kind(), id) {
+        let own = match (id.kind(), id) {
             (HashKind::Sha256, ObjectId::Sha256(raw)) => {
                 self.find_sha256(raw).is_some() || self.find_created(raw).is_some()
             }
             (HashKind::Sha1, ObjectId::Sha1(raw)) => self.find_sha1(raw).is_some(),
             _ => false,
+        };
+        own || self.shared.as_ref().is_some_and(|s| s.contains(id))
+    }
+}
+
+/// Appends every row of `map` to `rows`.
+pub fn read_rows(map: &IdMap, rows: &mut Vec<Row>) -> Result<(), IdMapError> {
+    let result = map.for_each(|row| {
+        if let (ObjectId::Sha256(sha256), ObjectId::Sha1(sha1)) = (row.sha256, row.sha1) {
+            rows.push(Row {
+                sha256,
+                sha1,
+                kind: row.kind,
+            });
         }
+        Ok(())
+    });
+    match result {
+        Ok(()) => Ok(()),
+        Err(ForEachError::Map(e)) => Err(e),
+        Err(ForEachError::Io(_)) => unreachable!("the row consumer does no I/O"),
     }
 }

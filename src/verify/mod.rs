@@ -12,7 +12,10 @@
 //!   two rows;
 //! - every ref, peeled value and reflog entry of DEST must name an object of
 //!   DEST; with `--source`, SOURCE's refs must all be in DEST, translated,
-//!   and SOURCE's objects must all have map rows.
+//!   and SOURCE's objects must all have map rows;
+//! - a DEST converted with `--shared-with` borrows the pool's objects
+//!   (`shared.rs`): its alternates file, the pool's map and the pool's
+//!   objects are checked, and the pool's rows serve the lookups above.
 //!
 //! Shared with the converter: the pack and loose readers and the byte-level
 //! translators (run in the other direction). Objects for which the inverse
@@ -24,6 +27,7 @@ mod map_index;
 mod objects;
 mod problem;
 mod refs_check;
+mod shared;
 mod source;
 
 use std::path::{Path, PathBuf};
@@ -72,6 +76,8 @@ pub struct VerifyReport {
     pub objects: [(ObjectKind, u64); 4],
     pub bytes: u64,
     pub map_rows: u64,
+    /// Rows of the pools' maps DEST shares objects with (`--shared-with`).
+    pub shared_rows: u64,
     pub refs_checked: u64,
     pub source_objects_checked: u64,
     /// Problems found (at most 10 000 are kept; `problem_count` counts all).
@@ -132,17 +138,24 @@ fn verify_in_pool(
     let (gitlink_pairs, surrogate_gitlinks) = read_gitlink_pairs(dest)?;
     index.set_gitlinks(gitlink_pairs);
     progress.finish();
+    let sink = objects::Sink::default();
+    progress.start("checking the shared pool", None);
+    let shared = shared::check_share(dest, &map_file, &index, &sink)?;
+    let shared_rows = shared.as_ref().map_or(0, |s| s.len() as u64);
+    if let Some(shared) = shared {
+        index.set_shared(shared);
+    }
+    progress.finish();
 
     let source = opts
         .source
         .as_deref()
         .map(|path| -> Result<_, VerifyError> {
             let repo = SourceRepo::open(path)?;
-            source::SourceObjects::open(&repo.git_dir)
+            source::SourceObjects::open(&repo)
         })
         .transpose()?;
 
-    let sink = objects::Sink::default();
     for id in index.duplicates() {
         sink.report(Problem::DuplicateRow { id });
     }
@@ -203,6 +216,7 @@ fn verify_in_pool(
         ],
         bytes,
         map_rows: index.len() as u64,
+        shared_rows,
         refs_checked,
         source_objects_checked,
         problems,

@@ -71,4 +71,22 @@ pub enum Problem {
     RefExtra { name: String, found: String },
     #[error("object {sha1} of SOURCE has no row in the map")]
     SourceObjectUnmapped { sha1: ObjectId },
+    #[error("shared pool: {reason}")]
+    SharedLayout { reason: String },
+    #[error(
+        "shared pool: row {sha1} -> {sha256} ({kind}) of {} has no object in the pool",
+        map.display()
+    )]
+    SharedObjectMissing {
+        sha1: ObjectId,
+        sha256: ObjectId,
+        kind: ObjectKind,
+        map: PathBuf,
+    },
+    #[error("shared pool: object {sha1} is {own} in DEST's map but {pool} in the pool's")]
+    SharedConflict {
+        sha1: ObjectId,
+        own: ObjectId,
+        pool: ObjectId,
+    },
 }

@@ -1,6 +1,7 @@
-//! Read-only access to SOURCE's objects for the forward checks: its packs
-//! (SHA-1 indexes) and loose objects. Opened with the pack readers
-//! directly, not through the converter's inventory.
+//! Read-only access to SOURCE's objects for the forward checks: the packs
+//! (SHA-1 indexes) and loose objects of its object directory and of those
+//! it borrows from (alternates). Opened with the pack readers directly,
+//! not through the converter's inventory.
 
 use std::path::{Path, PathBuf};
 
@@ -10,20 +11,25 @@ use crate::loose;
 use crate::object::ObjectKind;
 use crate::pack::list_packs;
 use crate::pack::{DeltaCache, Pack};
+use crate::repo::SourceRepo;
 
 /// SOURCE's object stores.
 pub struct SourceObjects {
     pub git_dir: PathBuf,
-    objects_dir: PathBuf,
+    /// Its `objects/`, then its alternates.
+    object_dirs: Vec<PathBuf>,
     packs: Vec<Pack>,
 }
 
 impl SourceObjects {
-    pub fn open(git_dir: &Path) -> Result<Self, VerifyError> {
-        let objects_dir = git_dir.join("objects");
+    pub fn open(repo: &SourceRepo) -> Result<Self, VerifyError> {
+        let object_dirs: Vec<PathBuf> = repo.object_dirs().map(Path::to_path_buf).collect();
+        let mut idx_paths = Vec::new();
+        for dir in &object_dirs {
+            let pack_dir = dir.join("pack");
+            idx_paths.extend(list_packs(&pack_dir).map_err(|e| VerifyError::io(&pack_dir, e))?);
+        }
         let mut packs = Vec::new();
-        let pack_dir = objects_dir.join("pack");
-        let idx_paths = list_packs(&pack_dir).map_err(|e| VerifyError::io(&pack_dir, e))?;
         for idx in idx_paths {
             let pack =
                 Pack::open(&idx, HashKind::Sha1).map_err(|e| VerifyError::NotAConversion {
@@ -33,8 +39,8 @@ impl SourceObjects {
             packs.push(pack);
         }
         Ok(SourceObjects {
-            git_dir: git_dir.to_owned(),
-            objects_dir,
+            git_dir: repo.git_dir.clone(),
+            object_dirs,
             packs,
         })
     }
@@ -50,7 +56,9 @@ impl SourceObjects {
                 return Some((kind, out));
             }
         }
-        loose::read_loose(&self.objects_dir, id).ok()
+        self.object_dirs
+            .iter()
+            .find_map(|dir| loose::read_loose(dir, id).ok())
     }
 
     /// Every object id SOURCE stores (packed and loose; may repeat).
@@ -60,7 +68,9 @@ impl SourceObjects {
             .iter()
             .flat_map(|p| (0..p.idx.num_objects()).map(|i| p.idx.oid_at(i)))
             .collect();
-        out.extend(loose::list_loose(&self.objects_dir, HashKind::Sha1).unwrap_or_default());
+        for dir in &self.object_dirs {
+            out.extend(loose::list_loose(dir, HashKind::Sha1).unwrap_or_default());
+        }
         out
     }
 }

@@ -32,6 +32,8 @@ pub enum Refusal {
     MissingRefTarget { refname: String, id: ObjectId },
     #[error("{0}")]
     IncompatibleOptions(String),
+    #[error("cannot share objects with {}: {reason}", pool.display())]
+    SharedPool { pool: PathBuf, reason: String },
 }
 
 /// A submodule path whose gitlinks name commits no map gives a SHA-256

@@ -8,6 +8,12 @@
 //! A DEST with several packs (after incremental runs) keeps those of its
 //! first pack, which stay valid (git uses them and walks the rest);
 //! `git-rehash repack` folds the packs and writes both again.
+//!
+//! A DEST that shares a pool's objects (`--shared-with`) gets neither: its
+//! pack lacks the pool's objects that its commits and trees reach, and
+//! both files describe a closed set (git does not write a bitmap for such
+//! a pack either). git finds the pool's commit-graph and bitmap through
+//! the alternates file and walks the fork's few objects.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -25,8 +31,11 @@ use crate::repo::dest_layout;
 pub type ServingIndexes = Option<(ReachSummary, Duration)>;
 
 /// The index of the pack that needs its bitmap and commit-graph: DEST's
-/// only pack, when it has no bitmap yet.
+/// only pack, when it has no bitmap yet and DEST shares no pool's objects.
 pub fn target(dest: &Path, map: &IdMap) -> Result<Option<PathBuf>, ConvertError> {
+    if map.shared_with()?.is_some() {
+        return Ok(None);
+    }
     let packs = map.folded_packs()?;
     let [only] = packs.as_slice() else {
         return Ok(None);

@@ -109,6 +109,8 @@ pub fn submodule_jobs(opts: &mut ConvertOptions) -> Result<Vec<SubmoduleJob>, Co
                 dest: dest_layout::modules_dir(&opts.dest).join(&name),
                 recurse_submodules: true,
                 submodules: Vec::new(),
+                // The pool is the superproject's; a submodule is self-contained.
+                shared_with: None,
                 ..opts.clone()
             },
             name,

@@ -1,7 +1,8 @@
-//! Listing what the source stores: its packs and loose objects, as one
-//! object table, plus a reader that fetches any object's bytes.
+//! Listing what the source stores: the packs and loose objects of its
+//! object directory and of every directory it borrows from (alternates),
+//! as one object table, plus a reader that fetches any object's bytes.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::convert::ConvertError;
@@ -17,9 +18,11 @@ const CACHE_OBJECT_LIMIT: usize = 4 << 20;
 
 /// The source's object stores, opened read-only (packs are memory-mapped).
 pub struct Inventory {
+    /// The packs of every object directory, directory by directory.
     pub packs: Vec<Pack>,
     pub pack_paths: Vec<PathBuf>,
-    pub objects_dir: PathBuf,
+    /// SOURCE's `objects/`, then its alternates in git's order.
+    pub object_dirs: Vec<PathBuf>,
     /// Unique per opened inventory: with the pack number, it names a pack
     /// for [`DeltaCache::claim`] (caches outlive an inventory: thread-locals).
     generation: u64,
@@ -28,9 +31,9 @@ pub struct Inventory {
 static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
 
 impl Inventory {
-    /// Opens every `objects/pack/*.idx` (with its `.pack`), checks them
-    /// ([`Inventory::verify`]) and lists the loose objects. Returns the
-    /// inventory and the table of all objects.
+    /// Opens every `pack/*.idx` (with its `.pack`) of every object
+    /// directory, checks them ([`Inventory::verify`]) and lists the loose
+    /// objects. Returns the inventory and the table of all objects.
     pub fn open(source: &SourceRepo) -> Result<(Self, ObjectTable), ConvertError> {
         let (inventory, table) = Self::open_unverified(source)?;
         inventory.verify()?;
@@ -48,11 +51,19 @@ impl Inventory {
 
     /// [`Inventory::open`] without the whole-file checks, for a caller that
     /// runs them alongside its own reading and lets them decide first.
+    ///
+    /// An object stored in several places keeps the first: packs before
+    /// loose objects, SOURCE's own directory before its alternates.
     pub fn open_unverified(source: &SourceRepo) -> Result<(Self, ObjectTable), ConvertError> {
-        let pack_dir = source.objects_dir.join("pack");
+        let object_dirs: Vec<PathBuf> = source.object_dirs().map(Path::to_path_buf).collect();
         // Stable order: the same inputs give the same output pack.
-        let idx_paths =
-            crate::pack::list_packs(&pack_dir).map_err(|e| ConvertError::io(&pack_dir, e))?;
+        let mut idx_paths = Vec::new();
+        for dir in &object_dirs {
+            let pack_dir = dir.join("pack");
+            idx_paths.extend(
+                crate::pack::list_packs(&pack_dir).map_err(|e| ConvertError::io(&pack_dir, e))?,
+            );
+        }
 
         let mut packs = Vec::with_capacity(idx_paths.len());
         let mut objects = Vec::new();
@@ -74,10 +85,11 @@ impl Inventory {
             }
             packs.push(pack);
         }
-        let loose_ids = loose::list_loose(&source.objects_dir, HashKind::Sha1)?;
-        for id in loose_ids {
-            if let ObjectId::Sha1(raw) = id {
-                objects.push((raw, Location::Loose));
+        for (dir, path) in object_dirs.iter().enumerate() {
+            for id in loose::list_loose(path, HashKind::Sha1)? {
+                if let ObjectId::Sha1(raw) = id {
+                    objects.push((raw, Location::Loose { dir: dir as u32 }));
+                }
             }
         }
         let table = ObjectTable::new(objects);
@@ -85,7 +97,7 @@ impl Inventory {
             Inventory {
                 packs,
                 pack_paths: idx_paths,
-                objects_dir: source.objects_dir.clone(),
+                object_dirs,
                 generation: NEXT_GENERATION.fetch_add(1, Ordering::Relaxed),
             },
             table,
@@ -114,12 +126,18 @@ impl Inventory {
                 }
                 Ok(kind)
             }
-            Location::Loose => {
-                let (kind, body) = loose::read_loose(&self.objects_dir, &table.sha1(i))?;
+            Location::Loose { dir } => {
+                let (kind, body) =
+                    loose::read_loose(&self.object_dirs[dir as usize], &table.sha1(i))?;
                 *out = body;
                 Ok(kind)
             }
         }
+    }
+
+    /// The file of loose object `id` in object directory number `dir`.
+    pub fn loose_path(&self, dir: u32, id: &ObjectId) -> PathBuf {
+        loose::loose_path(&self.object_dirs[dir as usize], id)
     }
 
     /// A REF_DELTA base stored outside the pack that needs it (another pack,

@@ -148,7 +148,11 @@ mod tests {
     use crate::hash::HashKind;
 
     fn table(ids: &[[u8; 20]]) -> ObjectTable {
-        ObjectTable::new(ids.iter().map(|&i| (i, Location::Loose)).collect())
+        ObjectTable::new(
+            ids.iter()
+                .map(|&i| (i, Location::Loose { dir: 0 }))
+                .collect(),
+        )
     }
 
     #[test]

@@ -17,27 +17,30 @@ use crate::object::ObjectKind;
 pub enum Location {
     /// Entry at `offset` of pack number `pack` (index into the inventory).
     Packed { pack: u32, offset: u64 },
-    /// A loose object file.
-    Loose,
+    /// A loose object file in object directory number `dir` (index into
+    /// the inventory's directories: SOURCE's own, then its alternates).
+    Loose { dir: u32 },
 }
 
 /// A [`Location`] in 8 bytes instead of 16 (the table keeps one an
-/// object): the pack number in the top bits, the offset in the rest;
-/// all ones is a loose object.
+/// object): the pack number in the top bits, the offset in the rest; a
+/// pack number of all ones is a loose object, the rest its directory.
 #[derive(Clone, Copy)]
 struct PackedLocation(u64);
 
 const OFFSET_BITS: u32 = 44;
+/// The pack number that marks a loose object.
+const LOOSE: u64 = (1 << (64 - OFFSET_BITS)) - 1;
 
 impl PackedLocation {
     /// Offsets up to 16 TiB, pack numbers below 2^20 - 1: far past any
     /// repository git itself handles.
     fn new(location: Location) -> Self {
         match location {
-            Location::Loose => PackedLocation(u64::MAX),
+            Location::Loose { dir } => PackedLocation((LOOSE << OFFSET_BITS) | u64::from(dir)),
             Location::Packed { pack, offset } => {
                 assert!(
-                    offset < 1 << OFFSET_BITS && u64::from(pack) < (1 << (64 - OFFSET_BITS)) - 1,
+                    offset < 1 << OFFSET_BITS && u64::from(pack) < LOOSE,
                     "pack {pack} offset {offset}: beyond the object table's 16 TiB / 2^20 packs"
                 );
                 PackedLocation((u64::from(pack) << OFFSET_BITS) | offset)
@@ -46,12 +49,13 @@ impl PackedLocation {
     }
 
     fn get(self) -> Location {
-        if self.0 == u64::MAX {
-            return Location::Loose;
+        let (pack, offset) = (self.0 >> OFFSET_BITS, self.0 & ((1 << OFFSET_BITS) - 1));
+        if pack == LOOSE {
+            return Location::Loose { dir: offset as u32 };
         }
         Location::Packed {
-            pack: (self.0 >> OFFSET_BITS) as u32,
-            offset: self.0 & ((1 << OFFSET_BITS) - 1),
+            pack: pack as u32,
+            offset,
         }
     }
 }
@@ -61,9 +65,21 @@ impl Location {
     pub fn offset(self) -> u64 {
         match self {
             Location::Packed { offset, .. } => offset,
-            Location::Loose => u64::MAX,
+            Location::Loose { .. } => u64::MAX,
         }
     }
+}
+
+/// Where an object's SHA-256 name comes from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    /// This run converts it.
+    New,
+    /// An earlier run of this conversion: DEST's map has its row.
+    Converted,
+    /// The pool's conversion DEST shares with (`--shared-with`): the
+    /// pool's map has its row and the pool stores it, DEST does not.
+    Shared,
 }
 
 /// The table. Index `i` names the same object in every column.
@@ -81,9 +97,10 @@ pub struct ObjectTable {
     /// smallest, so that it does not depend on the scan's order), for the
     /// delta search's sort; `u32::MAX` when no scanned tree names it.
     name_hash: Vec<AtomicU32>,
-    /// Converted by an earlier run: the map has its row, a finished pack
-    /// of DEST stores it. Such objects are neither read nor written again.
-    mapped: Vec<bool>,
+    /// Converted by an earlier run (the map has its row, a finished pack
+    /// of DEST stores it) or by the pool's conversion DEST shares with.
+    /// Such objects are neither read nor written again.
+    origin: Vec<Origin>,
     /// `fanout[p]` = first index whose leading `bits` bits are >= p.
     fanout: Vec<u32>,
     bits: u32,
@@ -126,7 +143,7 @@ impl ObjectTable {
             size: vec![0; n],
             name_hash: (0..n).map(|_| AtomicU32::new(u32::MAX)).collect(),
             sha256: (0..n).map(|_| OnceLock::new()).collect(),
-            mapped: vec![false; n],
+            origin: vec![Origin::New; n],
             sha1,
             location,
             fanout,
@@ -187,7 +204,7 @@ impl ObjectTable {
     }
 
     /// A key that sorts objects in SOURCE's storage order: by pack, then
-    /// offset; loose objects (all the same key) last.
+    /// offset; loose objects last (by directory).
     pub fn storage_order(&self, i: u32) -> u64 {
         self.location[i as usize].0
     }
@@ -253,15 +270,30 @@ impl ObjectTable {
 
     /// Records the row an earlier run committed for object `i`.
     pub fn set_mapped(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32]) {
+        self.set_origin(i, kind, sha256, Origin::Converted);
+    }
+
+    /// Records the row the shared pool's map has for object `i`.
+    pub fn set_shared(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32]) {
+        self.set_origin(i, kind, sha256, Origin::Shared);
+    }
+
+    fn set_origin(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32], origin: Origin) {
         self.serial = next_serial();
         self.kind[i as usize] = Some(kind);
         self.sha256[i as usize] = OnceLock::from(sha256);
-        self.mapped[i as usize] = true;
+        self.origin[i as usize] = origin;
     }
 
-    /// Whether an earlier run already converted object `i`.
+    /// Whether object `i` is converted already: by an earlier run, or in
+    /// the shared pool.
     pub fn is_mapped(&self, i: u32) -> bool {
-        self.mapped[i as usize]
+        self.origin[i as usize] != Origin::New
+    }
+
+    /// Whether object `i` is the shared pool's (stored there, not in DEST).
+    pub fn is_shared(&self, i: u32) -> bool {
+        self.origin[i as usize] == Origin::Shared
     }
 
     /// Maps a SHA-1 id to its SHA-256 name, if the object is translated.
@@ -347,7 +379,11 @@ mod tests {
     fn finds_every_id_and_only_those() {
         for n in [0u32, 1, 5, 300, 5000] {
             let ids: Vec<_> = (0..n).map(id).collect();
-            let table = ObjectTable::new(ids.iter().map(|&i| (i, Location::Loose)).collect());
+            let table = ObjectTable::new(
+                ids.iter()
+                    .map(|&i| (i, Location::Loose { dir: 0 }))
+                    .collect(),
+            );
             assert_eq!(table.len(), n as usize);
             for i in &ids {
                 let at = table.find(i).expect("present");
@@ -367,7 +403,11 @@ mod tests {
                 raw
             })
             .collect();
-        let table = ObjectTable::new(ids.iter().map(|&i| (i, Location::Loose)).collect());
+        let table = ObjectTable::new(
+            ids.iter()
+                .map(|&i| (i, Location::Loose { dir: 0 }))
+                .collect(),
+        );
         for i in &ids {
             assert_eq!(
                 table.sha1(table.find(i).expect("present")),
@@ -383,7 +423,7 @@ mod tests {
     #[test]
     fn packed_locations_round_trip() {
         for location in [
-            Location::Loose,
+            Location::Loose { dir: 0 },
             Location::Packed { pack: 0, offset: 0 },
             Location::Packed {
                 pack: 7,
@@ -409,7 +449,7 @@ mod tests {
                     offset: 12,
                 },
             ),
-            (a, Location::Loose),
+            (a, Location::Loose { dir: 0 }),
         ]);
         assert_eq!(table.len(), 1);
         assert_eq!(

@@ -151,6 +151,6 @@ fn needs_translation(table: &ObjectTable, i: u32) -> bool {
 fn source_order(table: &ObjectTable, i: u32) -> (u32, u64) {
     match table.location(i) {
         Location::Packed { pack, offset } => (pack, offset),
-        Location::Loose => (u32::MAX, u64::from(i)),
+        Location::Loose { .. } => (u32::MAX, u64::from(i)),
     }
 }

@@ -3,8 +3,10 @@
 //! interrupted run left half-done.
 //!
 //! The map database is the checkpoint (see `journal.rs`). Its `meta` table
-//! names the source, the options that change the output and the journal
-//! format; a later run continues only when all of them match.
+//! names the source, the options that change the output, the pool DEST
+//! shares with (if any) and the journal format; a later run continues only
+//! when all of them match (a later run that names no pool keeps the one
+//! recorded).
 
 pub mod stale_refs;
 pub mod stop_points;
@@ -18,7 +20,8 @@ use crate::convert::ConvertOptions;
 use crate::convert::dest::{Dest, is_fresh};
 use crate::convert::error::DestState;
 use crate::convert::objects::table::ObjectTable;
-use crate::idmap::IdMap;
+use crate::idmap::{IdMap, SHARED_WITH};
+use crate::object::ObjectKind;
 use crate::repo::SourceRepo;
 use crate::repo::dest_layout;
 
@@ -91,6 +94,26 @@ pub fn open_existing(
             .into());
         }
     }
+    if let Some(asked) = &opts.shared_with {
+        match map.shared_with()? {
+            Some(recorded) if recorded == *asked => {}
+            Some(recorded) => {
+                return Err(mismatch(format!(
+                    "shares objects with {}, not with {}",
+                    recorded.display(),
+                    asked.display()
+                ))
+                .into());
+            }
+            None => {
+                return Err(mismatch(format!(
+                    "is self-contained; this run asks to share objects with {}",
+                    asked.display()
+                ))
+                .into());
+            }
+        }
+    }
     Ok(Some(Existing { dest, map }))
 }
 
@@ -125,6 +148,8 @@ pub fn write_meta(
     for (key, value) in output_options(opts) {
         map.set_meta(key, &value)?;
     }
+    let pool = opts.shared_with.as_deref().unwrap_or(Path::new(""));
+    map.set_meta(SHARED_WITH, &pool.display().to_string())?;
     map.set_meta("state", "converting")?;
     map.set_meta("journal_format", JOURNAL_FORMAT)?;
     Ok(())
@@ -134,6 +159,18 @@ pub fn write_meta(
 /// SOURCE no longer has are kept in the map (DEST still stores them) and
 /// ignored here. Returns the number of rows read.
 pub fn load_map(map: &IdMap, table: &mut ObjectTable) -> Result<u64, ConvertError> {
+    for_each_row(map, table, |table, i, kind, sha256| {
+        table.set_mapped(i, kind, sha256)
+    })
+}
+
+/// Calls `mark` with the table index, type and SHA-256 name of every row
+/// of `map` whose object the table holds. Returns the number of rows read.
+pub fn for_each_row(
+    map: &IdMap,
+    table: &mut ObjectTable,
+    mut mark: impl FnMut(&mut ObjectTable, u32, ObjectKind, [u8; 32]),
+) -> Result<u64, ConvertError> {
     let mut rows = 0u64;
     map.for_each(|row| {
         rows += 1;
@@ -141,7 +178,7 @@ pub fn load_map(map: &IdMap, table: &mut ObjectTable) -> Result<u64, ConvertErro
             let crate::hash::ObjectId::Sha256(raw) = row.sha256 else {
                 unreachable!("the map decodes sha256 columns as SHA-256 ids")
             };
-            table.set_mapped(i, row.kind, raw);
+            mark(table, i, row.kind, raw);
         }
         Ok(())
     })

@@ -207,7 +207,7 @@ pub fn scan(
     {
         match table.location(i) {
             Location::Packed { pack, .. } => new_in[pack as usize].push(i),
-            Location::Loose => new_in[inventory.packs.len()].push(i),
+            Location::Loose { .. } => new_in[inventory.packs.len()].push(i),
         }
     }
     let total_new: usize = new_in.iter().map(Vec::len).sum();
@@ -292,11 +292,13 @@ pub fn scan(
                 .par_iter()
                 .try_for_each(|&at| -> Result<(), ConvertError> {
                     let id = table_ref.sha1(at);
-                    let (kind, body) = loose::read_loose(&inventory.objects_dir, &id)?;
+                    let Location::Loose { dir } = table_ref.location(at) else {
+                        unreachable!("only loose objects are listed here")
+                    };
+                    let (kind, body) =
+                        loose::read_loose(&inventory.object_dirs[dir as usize], &id)?;
                     scanner.take(&sink, at, kind, &body, || {
-                        loose::loose_path(&inventory.objects_dir, &id)
-                            .display()
-                            .to_string()
+                        inventory.loose_path(dir, &id).display().to_string()
                     })
                 })?;
             batches.finish(&sink)?;

@@ -188,7 +188,11 @@ mod tests {
     use crate::object::ObjectKind;
 
     fn table(n: u32) -> ObjectTable {
-        let mut table = ObjectTable::new((0..n).map(|k| (test_id(k), Location::Loose)).collect());
+        let mut table = ObjectTable::new(
+            (0..n)
+                .map(|k| (test_id(k), Location::Loose { dir: 0 }))
+                .collect(),
+        );
         for at in table.indices().collect::<Vec<_>>() {
             table.set_kind(at, ObjectKind::Blob);
             table.set_sha256(at, [at as u8; 32]);

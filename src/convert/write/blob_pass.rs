@@ -57,7 +57,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
     let (inventory, layouts, table) = (pass.inventory, pass.layouts, pass.table);
     let (_level, deltas, progress) = (pass.level, pass.deltas, pass.progress);
     let is_searched = |i: u32| {
-        deltas.searching() && (!deltas.reuse || matches!(table.location(i), Location::Loose))
+        deltas.searching() && (!deltas.reuse || matches!(table.location(i), Location::Loose { .. }))
     };
     // Source order for the rest: sequential reads of each pack, and bases
     // before deltas; then the blobs the window search places, in its order.
@@ -67,7 +67,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         .partition(|&i| !is_searched(i));
     let order = |i: &u32| match table.location(*i) {
         Location::Packed { pack, offset } => (pack, offset),
-        Location::Loose => (u32::MAX, u64::from(*i)),
+        Location::Loose { .. } => (u32::MAX, u64::from(*i)),
     };
     blobs.sort_by_key(order);
     searched.sort_by_key(|&i| git_order(table, i));
@@ -77,11 +77,9 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         Location::Packed { pack, offset } => layouts[pack as usize]
             .entry(offset)
             .map_or(0, |(_, end)| end - offset),
-        Location::Loose => std::fs::metadata(crate::loose::loose_path(
-            &inventory.objects_dir,
-            &table.sha1(at),
-        ))
-        .map_or(0, |m| m.len()),
+        Location::Loose { dir } => {
+            std::fs::metadata(inventory.loose_path(dir, &table.sha1(at))).map_or(0, |m| m.len())
+        }
     };
     let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
     let key = |i: u32| table.name_hash(i);

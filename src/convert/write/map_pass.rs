@@ -234,7 +234,7 @@ fn search_order(table: &ObjectTable, waves: Vec<Vec<u32>>, deltas: DeltaOptions)
             }
             if deltas.reuse {
                 let loose =
-                    wave.partition_point(|&i| !matches!(table.location(i), Location::Loose));
+                    wave.partition_point(|&i| !matches!(table.location(i), Location::Loose { .. }));
                 wave[loose..].sort_by_key(|&i| (kind(i), git_order(table, i)));
             } else {
                 wave.sort_by_key(|&i| (kind(i), git_order(table, i)));
@@ -592,7 +592,7 @@ impl ChunkContext<'_> {
     fn delta_against_source_base(&self, k: usize) -> Result<SourcePairing, ConvertError> {
         let (inventory, table) = (self.pass.inventory, self.pass.table);
         let target = &self.chunk[k].body;
-        if matches!(table.location(self.chunk[k].at), Location::Loose) {
+        if matches!(table.location(self.chunk[k].at), Location::Loose { .. }) {
             return Ok(SourcePairing::Unserved);
         }
         let Some(base_at) = self.pass.source_base(self.chunk[k].at) else {

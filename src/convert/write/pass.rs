@@ -30,11 +30,13 @@ pub struct Pass<'a> {
 
 impl Pass<'_> {
     /// The base object `at` keeps from SOURCE's pairing, if it keeps one:
-    /// a base of its own kind, that may be named in this run's output, and
+    /// a base of its own kind, that may be named in this run's output (the
+    /// shared pool's objects never: DEST's pack does not hold them), and
     /// not where `--depth` cuts the chain.
     pub fn source_base(&self, at: u32) -> Option<u32> {
         let base = self.pairs.base(at)?;
-        let allowed = self.bases_from_earlier_runs || !self.table.is_mapped(base);
+        let allowed = !self.table.is_shared(base)
+            && (self.bases_from_earlier_runs || !self.table.is_mapped(base));
         let kept = self.pairs.output_depth(at, self.deltas.depth) != 0;
         (self.deltas.reuse && allowed && kept && self.table.kind(base) == self.table.kind(at))
             .then_some(base)

@@ -1,7 +1,9 @@
 //! `git-rehash convert` end to end, with git as the oracle: the names it
 //! gives, the repository it writes, the policies for what git itself
-//! refuses, submodules, notes, and interrupted or repeated runs.
+//! refuses, submodules, notes, fork networks (alternates), and
+//! interrupted or repeated runs.
 
+mod alternates;
 mod compat_map;
 mod dest_repository;
 mod gitlinks;

@@ -1,5 +1,5 @@
 //! SOURCE repositories git-rehash cannot convert (shallow or partial
-//! clones, alternates, SHA-256 already) or that are not repositories at
+//! clones, alternates that are gone, SHA-256 already) or that are not repositories at
 //! all. Each ends in exit 1 with a message naming the path and what to do;
 //! SOURCE stays byte-identical.
 
@@ -54,19 +54,16 @@ fn promisor_pack_without_partial_clone_config_is_just_a_pack() {
 }
 
 #[test]
-fn alternates_are_refused_naming_the_file() {
-    let other = small_repo("alternates-other");
-    let mut source = small_repo("alternates");
+fn an_alternate_that_is_gone_is_refused_naming_the_file_and_the_entry() {
+    let mut source = small_repo("alternates-gone");
     let file = source.git_dir.join("objects/info/alternates");
-    std::fs::write(
-        &file,
-        format!("{}\n", other.git_dir.join("objects").display()),
-    )
-    .unwrap();
+    let gone = scratch_dir("alternates-gone-pool").join("pool.git/objects");
+    std::fs::write(&file, format!("# the pool\n{}\n", gone.display())).unwrap();
     source.refused(&[
         &file.display().to_string(),
-        "borrows objects",
-        "git repack -a -d",
+        &gone.display().to_string(),
+        "not a directory",
+        "fix or remove the line",
     ]);
 }
 

@@ -9,6 +9,7 @@
 pub mod converted;
 pub mod file_tree;
 pub mod fixture;
+pub mod fork_network;
 pub mod git;
 pub mod history;
 pub mod id_translation;
