@@ -157,8 +157,11 @@ fn convert_in_pool(
     let run = Run {
         opts,
         inventory: &inventory,
+        // Verbatim mergetags are allowed per commit, for the commits the
+        // plan found (`ObjectTable::keeps_mergetags`).
         translate: TranslateOptions {
             strict_headers: opts.strict_headers,
+            verbatim_mergetags: false,
         },
         stops: &stops,
         progress,

@@ -294,10 +294,7 @@ impl ObjectTable {
 
 /// git's always-known pairs: null id, empty tree, empty blob.
 pub fn well_known_pair(id: &ObjectId) -> Option<ObjectId> {
-    let (from, to) = match id.kind() {
-        HashKind::Sha1 => (HashKind::Sha1, HashKind::Sha256),
-        HashKind::Sha256 => (HashKind::Sha256, HashKind::Sha1),
-    };
+    let (from, to) = (id.kind(), id.kind().other());
     if *id == from.null_id() {
         Some(to.null_id())
     } else if *id == from.empty_tree() {
