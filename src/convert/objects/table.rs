@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 
 /// Where an object's bytes are in the source repository.
