@@ -337,6 +337,7 @@ pub(crate) fn test_id(n: u32) -> [u8; 20] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hash::HashKind;
 
     use super::test_id as id;
 
