@@ -37,6 +37,9 @@ pub struct MapIndex {
     /// sorted by SHA-256, each with its "seen in DEST" flag.
     created: Vec<Created>,
     created_seen: Vec<AtomicBool>,
+    /// Positions of the commits translated with a verbatim mergetag
+    /// (`--unmapped-mergetags=verbatim`), sorted.
+    verbatim_mergetags: Vec<u32>,
 }
 
 /// An object of the map's `created` table.
@@ -86,7 +89,35 @@ impl MapIndex {
             })
             .collect();
         index.set_created(created);
+        index.set_verbatim_mergetags(&map.verbatim_mergetags()?);
         Ok(index)
+    }
+
+    /// Marks the commits (SHA-1 names) translated with a verbatim
+    /// mergetag; names without a row are ignored (the row check reports
+    /// what is missing).
+    pub fn set_verbatim_mergetags(&mut self, commits: &[ObjectId]) {
+        let mut positions: Vec<u32> = commits
+            .iter()
+            .filter_map(|id| match id {
+                ObjectId::Sha1(raw) => self.find_sha1(raw),
+                ObjectId::Sha256(_) => None,
+            })
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        self.verbatim_mergetags = positions;
+    }
+
+    /// Whether the row at `pos` is a commit translated with a verbatim
+    /// mergetag.
+    pub fn keeps_mergetags(&self, pos: u32) -> bool {
+        self.verbatim_mergetags.binary_search(&pos).is_ok()
+    }
+
+    /// How many commits were translated with a verbatim mergetag.
+    pub fn verbatim_mergetag_count(&self) -> usize {
+        self.verbatim_mergetags.len()
     }
 
     /// Sets the objects the conversion created (no SHA-1 counterpart).
@@ -146,6 +177,7 @@ impl MapIndex {
             gitlinks: Vec::new(),
             created: Vec::new(),
             created_seen: Vec::new(),
+            verbatim_mergetags: Vec::new(),
         }
     }
 

@@ -89,6 +89,9 @@ pub struct ObjectTable {
     bits: u32,
     /// interop: pairs of objects SOURCE does not have (gitlink targets).
     external: crate::convert::interop::external_map::ExternalMap,
+    /// Commits whose mergetags naming objects SOURCE does not have are
+    /// kept verbatim (`--unmapped-mergetags=verbatim`): sorted indices, few.
+    verbatim_mergetags: Vec<u32>,
     /// Unique to this table and to the SHA-256 names it holds: a new one
     /// whenever a name may be overwritten, so that the per-thread memos of
     /// lookups (`recent_lookups.rs`) never answer from a stale table.
@@ -132,6 +135,7 @@ impl ObjectTable {
             fanout,
             bits,
             external: Default::default(),
+            verbatim_mergetags: Vec::new(),
             serial: next_serial(),
         }
     }
@@ -284,6 +288,24 @@ impl ObjectTable {
 
     pub fn external(&self) -> &crate::convert::interop::external_map::ExternalMap {
         &self.external
+    }
+
+    /// Marks the commits whose unmapped mergetags are kept verbatim: the
+    /// map pass translates them so and the journal records them.
+    pub fn set_verbatim_mergetags(&mut self, mut commits: Vec<u32>) {
+        commits.sort_unstable();
+        commits.dedup();
+        self.verbatim_mergetags = commits;
+    }
+
+    /// How many commits keep their unmapped mergetags verbatim.
+    pub fn verbatim_mergetag_count(&self) -> usize {
+        self.verbatim_mergetags.len()
+    }
+
+    /// Whether commit `i` keeps its unmapped mergetags verbatim.
+    pub fn keeps_mergetags(&self, i: u32) -> bool {
+        self.verbatim_mergetags.binary_search(&i).is_ok()
     }
 
     /// Indices of all objects.
