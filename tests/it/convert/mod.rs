@@ -5,6 +5,7 @@
 mod compat_map;
 mod dest_repository;
 mod gitlinks;
+mod mergetags;
 mod notes;
 mod oracle_names;
 mod read_back;

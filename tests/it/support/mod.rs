@@ -24,4 +24,5 @@ pub mod repo_files;
 pub mod scratch;
 pub mod synthetic_map;
 pub mod tmpfs;
+pub mod unmapped_mergetags;
 pub mod watched_source;
