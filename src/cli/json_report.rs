@@ -96,7 +96,7 @@ struct MissingObjectReport {
     referenced_by: String,
     referenced_by_type: &'static str,
     /// How it is referenced: `entry`, `gitlink entry`, `tree`, `parent`,
-    /// `mergetag object`, `target`.
+    /// `target` (a mergetag's object is an `unmapped_mergetags` refusal).
     role: &'static str,
 }
 
