@@ -47,11 +47,12 @@ pub fn plan(
     let gitlink_targets = interop::resolve_gitlinks(run.opts, table, &mut scanned.gitlinks)?;
     mergetags::settle(run.opts.unmapped_mergetags, table, &scanned.mergetags)?;
     if !scanned.gitlinks.is_empty() {
-        return Err(gitlinks::unmapped_gitlinks_error(
-            run.inventory,
+        let found = gitlinks::Recorded {
+            inventory: run.inventory,
             table,
-            &scanned.gitlinks,
-        ));
+            edges: &mut scanned.edges,
+        };
+        return Err(gitlinks::unmapped_gitlinks_error(found, &scanned.gitlinks));
     }
     for (refname, id) in required_ref_targets(source_refs) {
         if table.find_id(&id).is_none() && well_known_pair(&id).is_none() {
