@@ -5,9 +5,9 @@
 //! inverse translation give the SHA-1 commit back exactly.
 
 use std::collections::BTreeMap;
-use std::path::Path;
 
-use crate::support::git::{git, git_bytes, git_command, git_output, git_with_input};
+use crate::support::fixture::TrickyRepo;
+use crate::support::git::{git, git_bytes, git_output, git_with_input};
 use crate::support::id_translation::{to_sha256, translate_id_bytes};
 use crate::support::library::{
     HashKind, IdMap, ObjectId, TranslateOptions, map_path, translate_commit,
@@ -76,22 +76,13 @@ fn unfolded(field: &[u8]) -> Vec<u8> {
 
 /// The embedded tag's signature verifies: the tag, stored on its own in a
 /// SHA-1 repository, passes `git verify-tag` with the fixture's keyring.
-fn assert_signature_verifies(field: &[u8], gnupg_home: &Path) {
+fn assert_signature_verifies(field: &[u8], fixture: &TrickyRepo) {
     let repo = scratch_dir("mergetag-verify").join("tags.git");
     std::fs::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "-q", "--bare"]);
     let args = ["hash-object", "-t", "tag", "--literally", "-w", "--stdin"];
     let tag = String::from_utf8(git_with_input(&repo, &args, &unfolded(field))).unwrap();
-    let out = git_command(&repo)
-        .env("GNUPGHOME", gnupg_home)
-        .args(["verify-tag", tag.trim()])
-        .output()
-        .expect("git verify-tag");
-    assert!(
-        out.status.success(),
-        "verify-tag: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    fixture.assert_tag_verifies(&repo, tag.trim());
 }
 
 #[test]
@@ -133,7 +124,7 @@ fn verbatim_keeps_them_byte_for_byte_and_translates_back_exactly() {
             .filter(|f| dest_body.windows(f.len()).any(|w| w == f.as_slice()))
             .collect();
         assert_eq!(kept.len(), 1, "one kept field in {commit}");
-        assert_signature_verifies(kept[0], &repo.fixture.gnupg_home);
+        assert_signature_verifies(kept[0], repo.fixture);
         // Back to SHA-1: exact where the map allows a kept field, refused
         // where it would not.
         assert_eq!(translated_back(&map, &dest_body, true), Some(source_body));
