@@ -118,8 +118,8 @@ fn locate_trees(recorded: Recorded<'_>, wanted: &HashSet<u32>) -> HashMap<u32, (
         edges[start..end].iter().map(|&(_, dep)| dep)
     };
     // Breadth first from every commit (in table order), down to trees:
-    // `came_from[t]` is the tree or commit tree `t` was first reached from;
-    // a commit is its own.
+    // `came_from[t]` is the tree or commit that tree `t` was first reached
+    // from; a commit is its own.
     let mut came_from = vec![UNREACHED; table.len()];
     let mut queue: VecDeque<u32> = table
         .indices()
