@@ -513,6 +513,12 @@ fn refuse_unknown_headers(
     opts: TranslateOptions,
 ) -> Result<(), ConvertError> {
     let identity = |id: &ObjectId| Some(*id);
+    // Only the headers are in question here: a mergetag naming an object
+    // of the other hash is the plan's to settle (`plan/mergetags.rs`).
+    let opts = TranslateOptions {
+        verbatim_mergetags: true,
+        ..opts
+    };
     let mut scratch = Vec::new();
     translate_commit(
         body,
