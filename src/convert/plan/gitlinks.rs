@@ -8,7 +8,10 @@
 //! that chain leads each offending tree up to a commit. Only the trees on
 //! the chains of nested gitlinks are read again, to name their directories
 //! (a gitlink at the root needs none). Walking every commit's tree instead
-//! took 70 s on git.git with its pull-request refs.
+//! took 70 s on git.git with its pull-request refs; from the records, the
+//! refusal of git.git's branches and tags (33,745 trees pinning
+//! `sha1collisiondetection`) came 1.3 s after the scan, on a busy 2-core
+//! machine.
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
