@@ -100,12 +100,16 @@ pub fn tree(data: &[u8]) {
     let _ = translate_tree(data, HashKind::Sha1, HashKind::Sha256, &half_map, &mut out);
 }
 
-/// Commit reference walk and translator, both header policies.
+/// Commit reference walk and translator, both header policies, with and
+/// without verbatim mergetags.
 pub fn commit(data: &[u8]) {
     let _ = for_each_reference(ObjectKind::Commit, data, HashKind::Sha1, |_, _| {});
     let mut out = Vec::new();
-    for strict_headers in [false, true] {
-        let opts = TranslateOptions { strict_headers };
+    for (strict_headers, verbatim_mergetags) in [(false, false), (true, false), (false, true)] {
+        let opts = TranslateOptions {
+            strict_headers,
+            verbatim_mergetags,
+        };
         let _ = translate_commit(
             data,
             HashKind::Sha1,

@@ -12,7 +12,7 @@ use super::json_report::RunReport;
 use super::phase_timings::PhaseTimings;
 use super::progress_bars::Bars;
 use git_rehash::convert::{
-    ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, convert,
+    ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags, convert,
 };
 use git_rehash::progress::{NoProgress, Progress};
 
@@ -64,6 +64,11 @@ pub struct ConvertArgs {
     /// placeholder (lossy: deterministic surrogate names, recorded as such).
     #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = ["refuse", "placeholder"])]
     unmapped_gitlinks: String,
+    /// What to do with a mergetag whose tagged object is not in SOURCE:
+    /// refuse (default, listing every such commit), or verbatim (keep the
+    /// field byte for byte; the map records the commit as translated so).
+    #[arg(long, value_name = "POLICY", default_value = "refuse", value_parser = ["refuse", "verbatim"])]
+    unmapped_mergetags: String,
     /// Convert the submodules' repositories (SOURCE's modules/<name>,
     /// recursively) first, into DEST/modules/<name>, and name gitlinks
     /// through their maps.
@@ -121,6 +126,11 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             UnmappedGitlinks::Placeholder
         } else {
             UnmappedGitlinks::Refuse
+        },
+        unmapped_mergetags: if args.unmapped_mergetags == "verbatim" {
+            UnmappedMergetags::Verbatim
+        } else {
+            UnmappedMergetags::Refuse
         },
         recurse_submodules: args.recurse_submodules,
         submodules: args.submodule.clone(),
@@ -211,6 +221,12 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             eprintln!(
                 "note: {} objects were scanned by the interrupted run (taken from its checkpoint)",
                 outcome.objects_restored
+            );
+        }
+        if outcome.verbatim_mergetag_commits > 0 {
+            eprintln!(
+                "note: {} commit(s) keep a mergetag verbatim: it names an object the repository does not have (--unmapped-mergetags=verbatim; recorded in the map)",
+                outcome.verbatim_mergetag_commits
             );
         }
         for (name, count) in &outcome.unknown_headers {

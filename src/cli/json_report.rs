@@ -53,6 +53,8 @@ struct ResultReport {
     reflog_entries_dropped: usize,
     pseudo_refs_dropped: Vec<String>,
     unknown_headers_copied: BTreeMap<String, u64>,
+    /// Commits translated with a mergetag kept verbatim.
+    verbatim_mergetag_commits: u64,
     gitlinks_mapped: usize,
     gitlink_surrogates: usize,
     submodules: Vec<SubmoduleReport>,
@@ -81,6 +83,8 @@ struct ErrorReport {
     missing_objects: Vec<MissingObjectReport>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     unmapped_gitlinks: Vec<UnmappedGitlinkReport>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    unmapped_mergetags: Vec<MergetagReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     missing_ref_target: Option<RefReport>,
     /// The object a corrupt-input error is about.
@@ -94,7 +98,7 @@ struct MissingObjectReport {
     referenced_by: String,
     referenced_by_type: &'static str,
     /// How it is referenced: `entry`, `gitlink entry`, `tree`, `parent`,
-    /// `mergetag object`, `target`.
+    /// `target` (a mergetag's object is an `unmapped_mergetags` refusal).
     role: &'static str,
 }
 
@@ -103,6 +107,13 @@ struct UnmappedGitlinkReport {
     path: String,
     commits: Vec<String>,
     pinned_by: Option<String>,
+}
+
+/// A commit whose mergetag names an object the repository does not have.
+#[derive(Serialize)]
+struct MergetagReport {
+    commit: String,
+    target: String,
 }
 
 #[derive(Serialize)]
@@ -197,6 +208,7 @@ impl ResultReport {
             reflog_entries_dropped: outcome.reflog_entries_dropped,
             pseudo_refs_dropped: outcome.pseudo_refs_dropped.clone(),
             unknown_headers_copied: outcome.unknown_headers.clone(),
+            verbatim_mergetag_commits: outcome.verbatim_mergetag_commits,
             gitlinks_mapped: outcome.interop.gitlinks_mapped,
             gitlink_surrogates: outcome.interop.gitlink_surrogates,
             submodules: outcome
@@ -241,6 +253,7 @@ impl ErrorReport {
             submodule: (!names.is_empty()).then(|| names.join("/")),
             missing_objects: Vec::new(),
             unmapped_gitlinks: Vec::new(),
+            unmapped_mergetags: Vec::new(),
             missing_ref_target: None,
             object: None,
         };
@@ -250,6 +263,15 @@ impl ErrorReport {
             }
             ConvertError::Refused(Refusal::UnmappedGitlinks { submodules, .. }) => {
                 report.unmapped_gitlinks = submodules.iter().map(unmapped_gitlink).collect();
+            }
+            ConvertError::Refused(Refusal::UnmappedMergetags(mergetags)) => {
+                report.unmapped_mergetags = mergetags
+                    .iter()
+                    .map(|m| MergetagReport {
+                        commit: m.commit.to_string(),
+                        target: m.target.to_string(),
+                    })
+                    .collect();
             }
             ConvertError::Refused(Refusal::MissingRefTarget { refname, id }) => {
                 report.missing_ref_target = Some(RefReport {

@@ -70,6 +70,12 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
             report.surrogate_gitlinks
         );
     }
+    if report.verbatim_mergetags > 0 {
+        println!(
+            "note: {} commit(s) keep a mergetag verbatim (converted with --unmapped-mergetags=verbatim: the tagged object is not in the repository); their inverse translation was checked like any other",
+            report.verbatim_mergetags
+        );
+    }
     if report.created_objects > 0 {
         println!(
             "note: {} object(s) were created by the conversion (--rekey-notes) and have no SHA-1; checked by name and type",

@@ -39,16 +39,18 @@ mod write;
 use std::time::Instant;
 
 pub use crate::pack::reach::ReachSummary;
-pub use error::{ConvertError, CorruptInput, ErrorKind, Refusal, UnmappedSubmodule, role_name};
+pub use error::{
+    ConvertError, CorruptInput, ErrorKind, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
+};
 pub use finish::repack::{Repacked, repack};
 pub use finish::serve::ServingIndexes;
 pub use interop::InteropOutcome;
 pub use interop::external_map::surrogate_for;
 pub use interop::rekey_notes::RekeyedRef;
-pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks};
+pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags};
 pub use outcome::{ConvertOutcome, SubmoduleOutcome};
 pub use resume::JOURNAL_FORMAT;
-pub use scan::{MissingReference, UnmappedGitlink};
+pub use scan::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
@@ -174,8 +176,11 @@ fn convert_in_pool(
     let run = Run {
         opts,
         inventory: &inventory,
+        // Verbatim mergetags are allowed per commit, for the commits the
+        // plan found (`ObjectTable::keeps_mergetags`).
         translate: TranslateOptions {
             strict_headers: opts.strict_headers,
+            verbatim_mergetags: false,
         },
         stops: &stops,
         progress,
@@ -218,6 +223,7 @@ fn convert_in_pool(
         write::write_objects(&run, &table, waves, &pairs, &dest.path, map)?;
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.unknown_headers = written.mapped.unknown_headers;
+    outcome.verbatim_mergetag_commits = table.verbatim_mergetag_count() as u64;
     outcome.segments_written = written.packs;
     // Nothing reads objects through the caches any more: the fold reads
     // the segments, the rest only names.

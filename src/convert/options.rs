@@ -36,6 +36,8 @@ pub struct ConvertOptions {
     /// Map databases or `<sha1> <sha256>` files naming gitlink targets.
     pub submodule_maps: Vec<PathBuf>,
     pub unmapped_gitlinks: UnmappedGitlinks,
+    /// What to do with a mergetag whose tagged object SOURCE lacks.
+    pub unmapped_mergetags: UnmappedMergetags,
     /// Convert the submodule repositories in SOURCE's `modules/` first,
     /// into DEST's `modules/`, and name gitlinks through their maps.
     pub recurse_submodules: bool,
@@ -77,6 +79,7 @@ impl ConvertOptions {
             git_compat_map: false,
             submodule_maps: Vec::new(),
             unmapped_gitlinks: UnmappedGitlinks::Refuse,
+            unmapped_mergetags: UnmappedMergetags::Refuse,
             recurse_submodules: false,
             submodules: Vec::new(),
             rekey_notes: false,
@@ -93,6 +96,19 @@ pub enum UnmappedGitlinks {
     Refuse,
     /// Lossy: name it with a deterministic surrogate, recorded as such.
     Placeholder,
+}
+
+/// What to do with a `mergetag` whose embedded tag names an object SOURCE
+/// does not have: no exact SHA-256 translation of it exists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnmappedMergetags {
+    /// Stop before writing anything, listing every such commit (default).
+    #[default]
+    Refuse,
+    /// Copy the field as it is (SHA-1 object line, signature over its
+    /// original bytes); the map records the commit as translated so, which
+    /// keeps the inverse translation exact.
+    Verbatim,
 }
 
 /// `--submodule PATH=REPO`: the repository of the submodule at PATH.

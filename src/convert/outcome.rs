@@ -38,6 +38,9 @@ pub struct ConvertOutcome {
     pub serving: crate::convert::ServingIndexes,
     pub blobs_copied_compressed: u64,
     pub unknown_headers: BTreeMap<String, u64>,
+    /// Commits this run translated with a mergetag kept verbatim
+    /// (`--unmapped-mergetags=verbatim`).
+    pub verbatim_mergetag_commits: u64,
     pub refs_written: usize,
     /// Loose ref files removed because SOURCE no longer has them.
     pub refs_deleted: usize,

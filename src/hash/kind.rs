@@ -23,6 +23,14 @@ impl HashKind {
         self.raw_len() * 2
     }
 
+    /// The hash a transition translates to or from this one.
+    pub const fn other(self) -> HashKind {
+        match self {
+            HashKind::Sha1 => HashKind::Sha256,
+            HashKind::Sha256 => HashKind::Sha1,
+        }
+    }
+
     /// The name git uses in `extensions.objectformat`.
     pub const fn name(self) -> &'static str {
         match self {

@@ -12,6 +12,24 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{IdMap, IdMapError, MapRow};
 
+/// The map rows a segment commits.
+pub struct SegmentRows<'a, I> {
+    pub rows: I,
+    /// SHA-1 names of the commits among them translated with a verbatim
+    /// mergetag (`--unmapped-mergetags=verbatim`).
+    pub verbatim_mergetags: &'a [crate::hash::ObjectId],
+}
+
+impl<I> SegmentRows<'_, I> {
+    /// Rows of objects none of which keeps a mergetag verbatim.
+    pub fn plain(rows: I) -> Self {
+        SegmentRows {
+            rows,
+            verbatim_mergetags: &[],
+        }
+    }
+}
+
 /// A run's row id in the `runs` table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunId(pub i64);
@@ -48,19 +66,24 @@ impl IdMap {
 
     /// In one transaction: the segment row of the finished pack `pack` (file
     /// stem) and the map rows of every object in it, staged (`staged.rs`)
-    /// until `finish_load` merges them into `objects`. Call only once the
-    /// pack is renamed into place and durable. `rows` come best in SHA-1
-    /// order (the merge then reads each blob in key order); any order gives
-    /// the same map. `before_commit` runs inside the transaction, just
-    /// before it commits (a test hook).
+    /// until `finish_load` merges them into `objects`, with the commits
+    /// among them translated with a verbatim mergetag (`mergetags.rs`).
+    /// Call only once the pack is renamed into place and durable. `rows`
+    /// come best in SHA-1 order (the merge then reads each blob in key
+    /// order); any order gives the same map. `before_commit` runs inside
+    /// the transaction, just before it commits (a test hook).
     pub fn commit_segment(
         &mut self,
         run: RunId,
         pack: &str,
-        rows: impl ExactSizeIterator<Item = MapRow>,
+        segment: SegmentRows<impl ExactSizeIterator<Item = MapRow>>,
         bytes: u64,
         before_commit: &dyn Fn(),
     ) -> Result<(), IdMapError> {
+        let SegmentRows {
+            rows,
+            verbatim_mergetags,
+        } = segment;
         let sql = IdMapError::sql_at(&self.path);
         let tx = self.conn.transaction().map_err(sql)?;
         {
@@ -76,6 +99,7 @@ impl IdMap {
             )
             .map_err(sql)?;
             super::staged::stage(&tx, pack, rows).map_err(sql)?;
+            super::mergetags::record(&tx, verbatim_mergetags).map_err(sql)?;
         }
         before_commit();
         tx.commit().map_err(sql)
@@ -180,10 +204,22 @@ mod tests {
         let path = dir.path().join("map.sqlite");
         let mut map = IdMap::open_rw(&path).unwrap();
         let run = map.begin_run(10, 10).unwrap();
-        map.commit_segment(run, "pack-b", (0..5).map(row), 100, &|| {})
-            .unwrap();
-        map.commit_segment(run, "pack-a", (5..10).map(row), 100, &|| {})
-            .unwrap();
+        map.commit_segment(
+            run,
+            "pack-b",
+            SegmentRows::plain((0..5).map(row)),
+            100,
+            &|| {},
+        )
+        .unwrap();
+        map.commit_segment(
+            run,
+            "pack-a",
+            SegmentRows::plain((5..10).map(row)),
+            100,
+            &|| {},
+        )
+        .unwrap();
         assert_eq!(map.count().unwrap(), 10);
         assert_eq!(map.segment_packs().unwrap(), ["pack-b", "pack-a"]);
         assert_eq!(map.last_finished_run().unwrap(), None);

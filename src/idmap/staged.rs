@@ -289,7 +289,7 @@ impl<'c> Merge<'c> {
 mod tests {
     use super::*;
     use crate::idmap::test_rows::row;
-    use crate::idmap::{HexPrefix, IdMap, Resolution, Resolver, RunId};
+    use crate::idmap::{HexPrefix, IdMap, Resolution, Resolver, RunId, SegmentRows};
 
     fn sorted(rows: impl IntoIterator<Item = MapRow>) -> Vec<MapRow> {
         let mut rows: Vec<MapRow> = rows.into_iter().collect();
@@ -304,8 +304,14 @@ mod tests {
         for &n in sizes {
             let rows = sorted((next..next + n).map(row));
             let stem = format!("pack-{next}");
-            map.commit_segment(run, &stem, rows.iter().copied(), 1, &|| {})
-                .unwrap();
+            map.commit_segment(
+                run,
+                &stem,
+                SegmentRows::plain(rows.iter().copied()),
+                1,
+                &|| {},
+            )
+            .unwrap();
             all.extend(rows);
             next += n;
         }

@@ -20,6 +20,9 @@ pub enum ReferenceRole {
     CommitTree,
     Parent,
     /// The `object` line of a tag embedded in a commit's `mergetag` field.
+    /// Its id may be of either hash: a mergetag whose tagged object the
+    /// repository lacks can only be kept verbatim, old name and all
+    /// (`--unmapped-mergetags=verbatim`, docs/translation.md).
     MergetagObject,
     TagObject,
 }
@@ -190,6 +193,13 @@ fn object_line(line: &[u8], hash: HashKind) -> Option<ObjectId> {
     ObjectId::from_hex(hash, hex)
 }
 
+/// The id of a mergetag's first line (without LF), `object <hex>`: of
+/// `hash`, or of the other hash when the field was kept verbatim from a
+/// repository of that hash.
+pub fn mergetag_object_line(line: &[u8], hash: HashKind) -> Option<ObjectId> {
+    object_line(line, hash).or_else(|| object_line(line, hash.other()))
+}
+
 /// Walks the commit header like git's `convert_commit_object`.
 fn commit_references(
     body: &[u8],
@@ -223,7 +233,7 @@ fn commit_references(
             b"parent" => line_id(ReferenceRole::Parent, "bad parent line")?,
             // The object line is always complete on the first mergetag line:
             // hex digits cannot span a fold.
-            b"mergetag" => object_line(value, hash)
+            b"mergetag" => mergetag_object_line(value, hash)
                 .map(|id| (id, ReferenceRole::MergetagObject))
                 .ok_or_else(|| bad("mergetag: bogus tag object"))?,
             _ => continue,
@@ -325,6 +335,21 @@ mod tests {
             .unzip();
         assert_eq!(ids, [1, 2, 3, 4]);
         assert_eq!(roles, [CommitTree, Parent, MergetagObject, Parent]);
+        // A mergetag kept verbatim from the other hash names its id in that hash.
+        let long = ObjectId::Sha256([8; 32]);
+        let kept = format!(
+            "tree {t}\nmergetag object {}\n type commit\n",
+            long.to_hex()
+        );
+        let mut seen = Vec::new();
+        for_each_reference(
+            ObjectKind::Commit,
+            kept.as_bytes(),
+            HashKind::Sha1,
+            |id, r| seen.push((id, r)),
+        )
+        .unwrap();
+        assert_eq!(seen[1], (long, MergetagObject));
         let tag = format!("object {o}\ntype commit\n\nobject {y}\n");
         assert_eq!(
             refs(ObjectKind::Tag, tag.as_bytes()),

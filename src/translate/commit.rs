@@ -6,8 +6,11 @@
 //! continuation lines, and everything after the header is copied verbatim.
 
 use super::tag::append_translated_tag;
-use super::{IdMapper, TranslateError, TranslateNotes, TranslateOptions, lf_from, map_field};
+use super::{
+    IdMapper, TranslateError, TranslateNotes, TranslateOptions, lf_from, map_field, map_id,
+};
 use crate::hash::{HashKind, ObjectId};
+use crate::object::mergetag_object_line;
 
 /// Fields copied verbatim with their continuation lines. git matches them
 /// as line prefixes, so `gpgsig` covers `gpgsig-sha256` and any future
@@ -45,7 +48,13 @@ pub fn translate_commit(
             map_field(map, &id, from, to, "parent")?.write_hex(out);
             out.push(b'\n');
         } else if let Some(first) = line.strip_prefix(b"mergetag ").filter(|h| !h.is_empty()) {
-            pos = translate_mergetag(body, pos, first, from, to, map, out)?;
+            if keeps_mergetag(first, from, to, map, opts)? {
+                // Copied with its continuation lines (the loop below).
+                out.extend_from_slice(&body[start..=eol]);
+                notes.verbatim_mergetags += 1;
+            } else {
+                pos = translate_mergetag(body, pos, first, from, to, map, out)?;
+            }
         } else if VERBATIM_PREFIXES.iter().any(|p| line.starts_with(p)) {
             out.extend_from_slice(&body[start..=eol]);
         } else {
@@ -77,6 +86,32 @@ pub fn translate_commit(
     }
     out.extend_from_slice(&body[pos..]);
     Ok(notes)
+}
+
+/// Whether the `mergetag` field whose first line value is `first` is kept
+/// as it is: its object has no `to` name (SOURCE lacks the tagged object),
+/// or its object line already holds a `to` id (a field kept so before,
+/// translated back). Only with `verbatim_mergetags`; without it such a
+/// field is refused as unmapped. A first line that is not `object <id>`
+/// is left to the translation, which refuses it as malformed.
+fn keeps_mergetag(
+    first: &[u8],
+    from: HashKind,
+    to: HashKind,
+    map: &dyn IdMapper,
+    opts: TranslateOptions,
+) -> Result<bool, TranslateError> {
+    let unmapped = |id| TranslateError::UnmappedId {
+        field: "mergetag object",
+        id,
+    };
+    match mergetag_object_line(first, from) {
+        Some(id) if id.kind() != from => {
+            opts.verbatim_mergetags.then_some(true).ok_or(unmapped(id))
+        }
+        Some(id) if opts.verbatim_mergetags => Ok(map_id(map, &id, from, to)?.is_none()),
+        _ => Ok(false),
+    }
 }
 
 /// Unfolds the `mergetag` field whose first line value is `first` and whose
@@ -126,7 +161,9 @@ fn translate_mergetag(
 mod tests {
     use super::*;
     use crate::object::ObjectKind::Commit;
-    use crate::translate::test_support::{back, fwd, hex, id1, id2, refusal, translate};
+    use crate::translate::test_support::{
+        back, fwd, hex, id1, id2, refusal, translate, translate_with,
+    };
 
     const WHO: &str = "author A <a@x> 1 +0000\ncommitter C <c@x> 2 +0100\n";
 
@@ -205,6 +242,53 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    /// A mergetag whose object has no pair is kept byte for byte (its
+    /// in-body signature still covers its bytes) beside one that is
+    /// translated, and translating back restores the SHA-1 commit exactly;
+    /// without the option both directions refuse it as unmapped.
+    #[test]
+    fn unmapped_mergetag_is_kept_verbatim_only_when_asked() {
+        let head =
+            |o| format!("mergetag object {o}\n type commit\n tag v1\n tagger T <t@x> 1 +0000\n");
+        let sig = " \n msg\n -----BEGIN PGP SIGNATURE-----\n AAA\n -----END PGP SIGNATURE-----\n";
+        let moved = " gpgsig -----BEGIN PGP SIGNATURE-----\n  AAA\n  -----END PGP SIGNATURE-----\n \n msg\n";
+        let kept = format!("{}{sig}", head(hex(id1(42))));
+        let sha1 = format!("{}{WHO}{}{sig}{kept}\nm\n", ids(id1), head(hex(id1(4))));
+        let sha256 = format!("{}{WHO}{}{moved}{kept}\nm\n", ids(id2), head(hex(id2(4))));
+        let verbatim = TranslateOptions {
+            verbatim_mergetags: true,
+            ..TranslateOptions::default()
+        };
+        let (out, notes) =
+            translate_with(Commit, sha1.as_bytes(), HashKind::Sha1, verbatim).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), sha256);
+        assert_eq!(notes.verbatim_mergetags, 1);
+        let (out, notes) =
+            translate_with(Commit, sha256.as_bytes(), HashKind::Sha256, verbatim).unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), sha1);
+        assert_eq!(notes.verbatim_mergetags, 1);
+
+        let unmapped = |id| TranslateError::UnmappedId {
+            field: "mergetag object",
+            id,
+        };
+        assert_eq!(refusal(Commit, &sha1, false), unmapped(id1(42)));
+        let back = translate(Commit, sha256.as_bytes(), HashKind::Sha256, false);
+        assert_eq!(back, Err(unmapped(id1(42))));
+        // An object line of the other hash in a SHA-1 commit: the same.
+        let other = format!(
+            "{}mergetag object {}\n type commit\n",
+            ids(id1),
+            hex(id2(42))
+        );
+        assert_eq!(refusal(Commit, &other, false), unmapped(id2(42)));
+        let (out, _) = translate_with(Commit, other.as_bytes(), HashKind::Sha1, verbatim).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            other.replace(&ids(id1), &ids(id2))
+        );
     }
 
     #[test]

@@ -69,6 +69,7 @@ fn references_agree_with_translation() {
         "parent\n".into(),
         format!(" x\ntree {t}\n"),
         format!("tree {t}\nmergetag object {}\n", &o[1..]),
+        format!("tree {t}\nmergetag object {}\n type commit\n", hex(id2(3))),
         "mergetag \n".into(),
         format!("tree {t}\nauthor A\n cont"),
         format!("tree {}\n", hex(id2(1))),

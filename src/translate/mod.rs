@@ -46,6 +46,13 @@ impl<F: Fn(&ObjectId) -> Option<ObjectId>> IdMapper for F {
 pub struct TranslateOptions {
     /// Refuse commits with header fields git does not know, as git does.
     pub strict_headers: bool,
+    /// Copy a `mergetag` field as it is, old hash and signature included,
+    /// when the tag it embeds names an object that has no name in the
+    /// other hash (git-rehash's `--unmapped-mergetags=verbatim`: git has
+    /// no translation for it). Translating back, a field whose object line
+    /// already holds an id of the target hash is copied as it is too, so
+    /// the round trip is exact. Set per commit: the map records which.
+    pub verbatim_mergetags: bool,
 }
 
 /// What a translation noticed that the caller may want to count.
@@ -54,6 +61,8 @@ pub struct TranslateNotes {
     /// Names of unknown commit header fields copied verbatim (e.g.
     /// `change-id`), each name once per object, in order of appearance.
     pub unknown_headers: Vec<String>,
+    /// `mergetag` fields copied as they are (`verbatim_mergetags`).
+    pub verbatim_mergetags: u32,
 }
 
 /// Translates one object body from `from` names to `to` names into `out`

@@ -39,13 +39,22 @@ pub fn translate(
     from: HashKind,
     strict_headers: bool,
 ) -> Result<(Vec<u8>, TranslateNotes), TranslateError> {
-    let to = match from {
-        HashKind::Sha1 => HashKind::Sha256,
-        HashKind::Sha256 => HashKind::Sha1,
+    let opts = TranslateOptions {
+        strict_headers,
+        ..TranslateOptions::default()
     };
+    translate_with(kind, body, from, opts)
+}
+
+/// [`translate`] with any options.
+pub fn translate_with(
+    kind: ObjectKind,
+    body: &[u8],
+    from: HashKind,
+    opts: TranslateOptions,
+) -> Result<(Vec<u8>, TranslateNotes), TranslateError> {
     let mut out = b"junk".to_vec();
-    let opts = TranslateOptions { strict_headers };
-    let notes = translate_object(kind, body, from, to, &pairs(), opts, &mut out)?;
+    let notes = translate_object(kind, body, from, from.other(), &pairs(), opts, &mut out)?;
     Ok((out, notes))
 }
 

@@ -40,6 +40,9 @@ pub struct MapIndex {
     /// The rows of the pools DEST shares objects with (`shared.rs`): names
     /// for lookups, not objects DEST must store.
     shared: Option<Box<MapIndex>>,
+    /// Positions of the commits translated with a verbatim mergetag
+    /// (`--unmapped-mergetags=verbatim`), sorted.
+    verbatim_mergetags: Vec<u32>,
 }
 
 /// An object of the map's `created` table.
@@ -75,7 +78,35 @@ impl MapIndex {
             })
             .collect();
         index.set_created(created);
+        index.set_verbatim_mergetags(&map.verbatim_mergetags()?);
         Ok(index)
+    }
+
+    /// Marks the commits (SHA-1 names) translated with a verbatim
+    /// mergetag; names without a row are ignored (the row check reports
+    /// what is missing).
+    pub fn set_verbatim_mergetags(&mut self, commits: &[ObjectId]) {
+        let mut positions: Vec<u32> = commits
+            .iter()
+            .filter_map(|id| match id {
+                ObjectId::Sha1(raw) => self.find_sha1(raw),
+                ObjectId::Sha256(_) => None,
+            })
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        self.verbatim_mergetags = positions;
+    }
+
+    /// Whether the row at `pos` is a commit translated with a verbatim
+    /// mergetag.
+    pub fn keeps_mergetags(&self, pos: u32) -> bool {
+        self.verbatim_mergetags.binary_search(&pos).is_ok()
+    }
+
+    /// How many commits were translated with a verbatim mergetag.
+    pub fn verbatim_mergetag_count(&self) -> usize {
+        self.verbatim_mergetags.len()
     }
 
     /// Sets the objects the conversion created (no SHA-1 counterpart).
@@ -136,6 +167,7 @@ impl MapIndex {
             created: Vec::new(),
             created_seen: Vec::new(),
             shared: None,
+            verbatim_mergetags: Vec::new(),
         }
     }
 

@@ -89,6 +89,9 @@ pub struct VerifyReport {
     /// Gitlink targets that carry a surrogate name
     /// (`--unmapped-gitlinks=placeholder`): lossy, but not a mismatch.
     pub surrogate_gitlinks: u64,
+    /// Commits the map records as translated with a verbatim mergetag
+    /// (`--unmapped-mergetags=verbatim`): exact, checked like any commit.
+    pub verbatim_mergetags: u64,
     /// Objects the conversion created with no SHA-1 counterpart
     /// (`--rekey-notes`), checked by name and type only.
     pub created_objects: u64,
@@ -223,6 +226,7 @@ fn verify_in_pool(
         problem_count,
         irreversible,
         surrogate_gitlinks,
+        verbatim_mergetags: index.verbatim_mergetag_count() as u64,
         created_objects: index.created_len() as u64,
         elapsed: started.elapsed(),
     })

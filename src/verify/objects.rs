@@ -188,6 +188,12 @@ impl Checker<'_> {
             });
         }
         let mapped = ObjectId::Sha1(row.sha1);
+        // A mergetag kept verbatim is copied back only where the map says
+        // the conversion kept one; anywhere else it is a mismatch.
+        let opts = TranslateOptions {
+            verbatim_mergetags: self.index.keeps_mergetags(pos),
+            ..TranslateOptions::default()
+        };
         let mut sha1_body = Vec::new();
         let reverse = |id: &ObjectId| self.index.reverse(id);
         if let Err(e) = translate_object(
@@ -196,7 +202,7 @@ impl Checker<'_> {
             HashKind::Sha256,
             HashKind::Sha1,
             &reverse,
-            TranslateOptions::default(),
+            opts,
             &mut sha1_body,
         ) {
             return sink.report(Problem::Untranslatable {
@@ -231,13 +237,21 @@ impl Checker<'_> {
             HashKind::Sha1,
             HashKind::Sha256,
             &forward,
-            TranslateOptions::default(),
+            opts,
             &mut again,
         )
         .is_ok()
             && again == body;
         match self.source {
-            Some(source) => self.check_against_source(source, stored, kind, body, mapped),
+            Some(source) => {
+                let dest = Dest {
+                    stored,
+                    kind,
+                    body,
+                    opts,
+                };
+                self.check_against_source(source, dest, mapped)
+            }
             None if !round_trips => {
                 sink.irreversible
                     .lock()
@@ -276,14 +290,13 @@ impl Checker<'_> {
     }
 
     /// Translates SOURCE's object `sha1` forward and compares with DEST's body.
-    fn check_against_source(
-        &self,
-        source: &SourceObjects,
-        stored: ObjectId,
-        kind: ObjectKind,
-        body: &[u8],
-        sha1: ObjectId,
-    ) {
+    fn check_against_source(&self, source: &SourceObjects, dest: Dest<'_>, sha1: ObjectId) {
+        let Dest {
+            stored,
+            kind,
+            body,
+            opts,
+        } = dest;
         let Some((source_kind, source_body)) = source.read(&sha1) else {
             return self.sink.report(Problem::SourceMismatch {
                 id: stored,
@@ -301,7 +314,7 @@ impl Checker<'_> {
                 HashKind::Sha1,
                 HashKind::Sha256,
                 &forward,
-                TranslateOptions::default(),
+                opts,
                 &mut translated,
             )
             .is_ok()
@@ -320,6 +333,14 @@ impl Checker<'_> {
             });
         }
     }
+}
+
+/// A DEST object being checked, and how its row says it was translated.
+struct Dest<'a> {
+    stored: ObjectId,
+    kind: ObjectKind,
+    body: &'a [u8],
+    opts: TranslateOptions,
 }
 
 pub fn kind_slot(kind: ObjectKind) -> usize {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 pub use corrupt::CorruptInput;
 pub use dest_state::DestState;
-pub use refusal::{Refusal, UnmappedSubmodule, role_name};
+pub use refusal::{MergetagTarget, Refusal, UnmappedSubmodule, role_name};
 
 use crate::durable::PathError;
 use crate::repo::SourceError;

@@ -28,6 +28,10 @@ pub enum Refusal {
         message: String,
         submodules: Vec<UnmappedSubmodule>,
     },
+    /// Every commit whose mergetag names an object SOURCE does not have,
+    /// sorted, each (commit, target) once.
+    #[error("{}", unmapped_mergetags_message(.0))]
+    UnmappedMergetags(Vec<MergetagTarget>),
     #[error("ref {refname} points to {id}, which is not in the repository")]
     MissingRefTarget { refname: String, id: ObjectId },
     #[error("{0}")]
@@ -47,6 +51,39 @@ pub struct UnmappedSubmodule {
     pub commits: Vec<ObjectId>,
     /// A superproject commit whose tree pins one of them.
     pub pinned_by: Option<ObjectId>,
+}
+
+/// A commit whose `mergetag` names an object the repository does not have.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MergetagTarget {
+    pub commit: ObjectId,
+    /// What the embedded tag's `object` line names.
+    pub target: ObjectId,
+}
+
+/// Lists them all: they are found in one scan, and a user who fixes them
+/// (or reviews them before choosing the policy) needs every one.
+fn unmapped_mergetags_message(mergetags: &[MergetagTarget]) -> String {
+    let mut commits: Vec<_> = mergetags.iter().map(|m| m.commit).collect();
+    commits.dedup();
+    let mut s = format!(
+        "cannot convert: the mergetag of {} commit(s) names an object the repository does not \
+         have, so it has no exact SHA-256 translation (git accepts such history: nothing in git \
+         checks what a mergetag names):",
+        commits.len()
+    );
+    for m in mergetags {
+        s.push_str(&format!(
+            "\n  the mergetag of commit {} names {}, which the repository does not have",
+            m.commit, m.target
+        ));
+    }
+    s.push_str(
+        "\nnothing was written; --unmapped-mergetags=verbatim converts these commits keeping each \
+         such mergetag byte for byte (its signature still verifies against its original bytes), \
+         and records them in the map so that they translate back exactly",
+    );
+    s
 }
 
 fn missing_message(missing: &[MissingReference]) -> String {

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 
 /// Where an object's bytes are in the source repository.
@@ -106,6 +106,9 @@ pub struct ObjectTable {
     bits: u32,
     /// interop: pairs of objects SOURCE does not have (gitlink targets).
     external: crate::convert::interop::external_map::ExternalMap,
+    /// Commits whose mergetags naming objects SOURCE does not have are
+    /// kept verbatim (`--unmapped-mergetags=verbatim`): sorted indices, few.
+    verbatim_mergetags: Vec<u32>,
     /// Unique to this table and to the SHA-256 names it holds: a new one
     /// whenever a name may be overwritten, so that the per-thread memos of
     /// lookups (`recent_lookups.rs`) never answer from a stale table.
@@ -149,6 +152,7 @@ impl ObjectTable {
             fanout,
             bits,
             external: Default::default(),
+            verbatim_mergetags: Vec::new(),
             serial: next_serial(),
         }
     }
@@ -318,6 +322,24 @@ impl ObjectTable {
         &self.external
     }
 
+    /// Marks the commits whose unmapped mergetags are kept verbatim: the
+    /// map pass translates them so and the journal records them.
+    pub fn set_verbatim_mergetags(&mut self, mut commits: Vec<u32>) {
+        commits.sort_unstable();
+        commits.dedup();
+        self.verbatim_mergetags = commits;
+    }
+
+    /// How many commits keep their unmapped mergetags verbatim.
+    pub fn verbatim_mergetag_count(&self) -> usize {
+        self.verbatim_mergetags.len()
+    }
+
+    /// Whether commit `i` keeps its unmapped mergetags verbatim.
+    pub fn keeps_mergetags(&self, i: u32) -> bool {
+        self.verbatim_mergetags.binary_search(&i).is_ok()
+    }
+
     /// Indices of all objects.
     pub fn indices(&self) -> impl Iterator<Item = u32> + use<> {
         0..self.sha1.len() as u32
@@ -326,10 +348,7 @@ impl ObjectTable {
 
 /// git's always-known pairs: null id, empty tree, empty blob.
 pub fn well_known_pair(id: &ObjectId) -> Option<ObjectId> {
-    let (from, to) = match id.kind() {
-        HashKind::Sha1 => (HashKind::Sha1, HashKind::Sha256),
-        HashKind::Sha256 => (HashKind::Sha256, HashKind::Sha1),
-    };
+    let (from, to) = (id.kind(), id.kind().other());
     if *id == from.null_id() {
         Some(to.null_id())
     } else if *id == from.empty_tree() {
@@ -372,6 +391,7 @@ pub(crate) fn test_id(n: u32) -> [u8; 20] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hash::HashKind;
 
     use super::test_id as id;
 

@@ -1,8 +1,9 @@
 //! Between the scan and the writes: everything that can still refuse the
-//! input (missing objects, unmapped gitlinks, ref targets), then the
-//! dependency order in which the rest is written.
+//! input (missing objects, unmapped mergetags and gitlinks, ref targets),
+//! then the dependency order in which the rest is written.
 
 pub mod gitlinks;
+pub mod mergetags;
 pub mod schedule;
 pub mod source_pairs;
 
@@ -31,7 +32,8 @@ pub struct Planned {
 
 /// Everything that can refuse the input, before anything is written: the
 /// scan (names, collisions, structure), missing objects, unmapped
-/// gitlinks, ref targets; then the dependency order of what is new.
+/// mergetags and gitlinks, ref targets; then the dependency order of what
+/// is new.
 pub fn plan(
     run: &Run<'_>,
     table: &mut ObjectTable,
@@ -43,12 +45,14 @@ pub fn plan(
         return Err(Refusal::MissingObjects(std::mem::take(&mut scanned.missing)).into());
     }
     let gitlink_targets = interop::resolve_gitlinks(run.opts, table, &mut scanned.gitlinks)?;
+    mergetags::settle(run.opts.unmapped_mergetags, table, &scanned.mergetags)?;
     if !scanned.gitlinks.is_empty() {
-        return Err(gitlinks::unmapped_gitlinks_error(
-            run.inventory,
+        let found = gitlinks::Recorded {
+            inventory: run.inventory,
             table,
-            &scanned.gitlinks,
-        ));
+            edges: &mut scanned.edges,
+        };
+        return Err(gitlinks::unmapped_gitlinks_error(found, &scanned.gitlinks));
     }
     for (refname, id) in required_ref_targets(source_refs) {
         if table.find_id(&id).is_none() && well_known_pair(&id).is_none() {

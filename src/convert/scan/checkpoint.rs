@@ -15,10 +15,11 @@
 //! ```text
 //! header  "git-rehash scan checkpoint 2\n" fingerprint[32] objects:u64
 //! chunk   "SCAN" len:u64 payload[len] sha256(payload)[32]
-//! payload bytes:u64 named:u32 edges:u32 gitlinks:u32
-//!         named    (index:u32 kind:u8 size:u32 [sha256[32] if blob])*
-//!         edges    (dependent:u32 dependency:u32)*
-//!         gitlinks (tree:u32 target[20] name_len:u32 name)*
+//! payload bytes:u64 named:u32 edges:u32 gitlinks:u32 mergetags:u32
+//!         named     (index:u32 kind:u8 size:u32 [sha256[32] if blob])*
+//!         edges     (dependent:u32 dependency:u32)*
+//!         gitlinks  (tree:u32 target[20] name_len:u32 name)*
+//!         mergetags (commit:u32 target_len:u8 target[target_len])*
 //! ```
 
 use std::fs::{File, OpenOptions};
@@ -27,12 +28,12 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::findings::UnmappedGitlink;
+use super::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::convert::ConvertError;
-use crate::hash::ObjectId;
+use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
-const MAGIC: &[u8] = b"git-rehash scan checkpoint 2\n";
+const MAGIC: &[u8] = b"git-rehash scan checkpoint 3\n";
 const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
 const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
 
@@ -46,6 +47,7 @@ pub struct ScanRecords {
     pub named: Vec<Named>,
     pub edges: Vec<(u32, u32)>,
     pub gitlinks: Vec<UnmappedGitlink>,
+    pub mergetags: Vec<UnmappedMergetag>,
     /// Inflated bytes of the named objects.
     pub bytes: u64,
 }
@@ -55,6 +57,7 @@ impl ScanRecords {
         self.named.extend(other.named);
         self.edges.extend(other.edges);
         self.gitlinks.extend(other.gitlinks);
+        self.mergetags.extend(other.mergetags);
         self.bytes += other.bytes;
     }
 }
@@ -175,6 +178,7 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
         records.named.len(),
         records.edges.len(),
         records.gitlinks.len(),
+        records.mergetags.len(),
     ] {
         out.extend_from_slice(&(count as u32).to_le_bytes());
     }
@@ -196,6 +200,12 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
         out.extend_from_slice(&(link.name.len() as u32).to_le_bytes());
         out.extend_from_slice(&link.name);
     }
+    for tag in &records.mergetags {
+        out.extend_from_slice(&tag.commit.to_le_bytes());
+        let target = tag.target.as_bytes();
+        out.push(target.len() as u8);
+        out.extend_from_slice(target);
+    }
     out
 }
 
@@ -204,7 +214,7 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
 fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
     let mut r = Reader(payload);
     let bytes = r.u64()?;
-    let (named, edges, gitlinks) = (r.u32()?, r.u32()?, r.u32()?);
+    let (named, edges, gitlinks, mergetags) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
     let index = |r: &mut Reader<'_>| r.u32().filter(|&i| u64::from(i) < objects);
     let mut records = ScanRecords {
         bytes,
@@ -231,6 +241,15 @@ fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
         records
             .gitlinks
             .push(UnmappedGitlink { tree, name, target });
+    }
+    for _ in 0..mergetags {
+        let commit = index(&mut r)?;
+        let len = r.take(1)?[0] as usize;
+        let raw = r.take(len)?;
+        let target = [HashKind::Sha1, HashKind::Sha256]
+            .into_iter()
+            .find_map(|kind| ObjectId::from_raw(kind, raw))?;
+        records.mergetags.push(UnmappedMergetag { commit, target });
     }
     r.0.is_empty().then_some(records)
 }
@@ -271,12 +290,31 @@ mod tests {
                 name: b"sub".to_vec(),
                 target: ObjectId::Sha1([7; 20]),
             }],
+            mergetags: vec![
+                UnmappedMergetag {
+                    commit: seed + 2,
+                    target: ObjectId::Sha1([9; 20]),
+                },
+                UnmappedMergetag {
+                    commit: seed + 2,
+                    target: ObjectId::Sha256([9; 32]),
+                },
+            ],
             bytes: 100 + u64::from(seed),
         }
     }
 
-    fn summary(r: &ScanRecords) -> (Vec<Named>, Vec<(u32, u32)>, usize, u64) {
-        (r.named.clone(), r.edges.clone(), r.gitlinks.len(), r.bytes)
+    type Summary = (
+        Vec<Named>,
+        Vec<(u32, u32)>,
+        usize,
+        Vec<UnmappedMergetag>,
+        u64,
+    );
+
+    fn summary(r: &ScanRecords) -> Summary {
+        let (named, edges, mergetags) = (r.named.clone(), r.edges.clone(), r.mergetags.clone());
+        (named, edges, r.gitlinks.len(), mergetags, r.bytes)
     }
 
     #[test]

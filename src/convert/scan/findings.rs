@@ -1,5 +1,6 @@
 //! What the scan finds that may refuse the conversion: references to
-//! objects SOURCE does not have, and gitlinks without a SHA-256 name.
+//! objects SOURCE does not have, gitlinks without a SHA-256 name, and
+//! mergetags whose tagged object SOURCE does not have.
 
 use crate::hash::ObjectId;
 use crate::object::{ObjectKind, ReferenceRole};
@@ -18,5 +19,18 @@ pub struct MissingReference {
 pub struct UnmappedGitlink {
     pub tree: u32,
     pub name: Vec<u8>,
+    pub target: ObjectId,
+}
+
+/// A commit's `mergetag` whose embedded tag names an object SOURCE does
+/// not have. git accepts such history (nothing checks what a mergetag
+/// names), but no SHA-256 translation of the tag exists: refused, or kept
+/// verbatim with `--unmapped-mergetags=verbatim`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnmappedMergetag {
+    /// The commit's table index.
+    pub commit: u32,
+    /// What the tag's `object` line names (SHA-1, or SHA-256 in a field
+    /// kept verbatim from a SHA-256 repository).
     pub target: ObjectId,
 }

@@ -34,7 +34,7 @@ use crate::pack::write::pack_name_hash;
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_commit};
 
-pub use findings::{MissingReference, UnmappedGitlink};
+pub use findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 
 /// What the scan learned, besides what it stored in the table.
 #[derive(Debug, Default)]
@@ -44,6 +44,7 @@ pub struct ScanOutcome {
     pub edges: Vec<(u32, u32)>,
     pub missing: Vec<MissingReference>,
     pub gitlinks: Vec<UnmappedGitlink>,
+    pub mergetags: Vec<UnmappedMergetag>,
     pub bytes_inflated: u64,
     /// Objects decoded and recorded by this run (without a map row).
     pub objects_scanned: u64,
@@ -326,6 +327,7 @@ pub fn scan(
         edges: totals.edges,
         missing,
         gitlinks: totals.gitlinks,
+        mergetags: totals.mergetags,
         bytes_inflated: totals.bytes,
         objects_scanned: scanned,
         objects_restored,
@@ -373,6 +375,11 @@ fn keep_unmapped(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Ve
             .gitlinks
             .into_iter()
             .filter(|link| unmapped(link.tree))
+            .collect(),
+        mergetags: restored
+            .mergetags
+            .into_iter()
+            .filter(|tag| unmapped(tag.commit))
             .collect(),
         // Inflated bytes are counted for what this run decodes only.
         bytes: 0,
@@ -443,6 +450,7 @@ fn record(
     let mut edges = Vec::new();
     let mut missing = Vec::new();
     let mut gitlinks = Vec::new();
+    let mut mergetags = Vec::new();
     let mut note = |id: ObjectId, role: ReferenceRole, name: Option<&[u8]>| match table.find_id(&id)
     {
         Some(dep) => edges.push((at, dep)),
@@ -454,6 +462,10 @@ fn record(
                 target: id,
             })
         }
+        None if role == ReferenceRole::MergetagObject => mergetags.push(UnmappedMergetag {
+            commit: at,
+            target: id,
+        }),
         None => missing.push(MissingReference {
             holder,
             holder_kind: kind,
@@ -489,6 +501,7 @@ fn record(
     part.records.edges.extend(edges);
     part.missing.extend(missing);
     part.records.gitlinks.extend(gitlinks);
+    part.records.mergetags.extend(mergetags);
     Ok(())
 }
 
@@ -502,6 +515,12 @@ fn refuse_unknown_headers(
     opts: TranslateOptions,
 ) -> Result<(), ConvertError> {
     let identity = |id: &ObjectId| Some(*id);
+    // Only the headers are in question here: a mergetag naming an object
+    // of the other hash is the plan's to settle (`plan/mergetags.rs`).
+    let opts = TranslateOptions {
+        verbatim_mergetags: true,
+        ..opts
+    };
     let mut scratch = Vec::new();
     translate_commit(
         body,

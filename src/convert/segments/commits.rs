@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::convert::ConvertError;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::resume::stop_points::{StopPoints, phase};
-use crate::idmap::{IdMap, MapRow, RunId};
+use crate::idmap::{IdMap, MapRow, RunId, SegmentRows};
 
 /// A segment renamed into place, its rows not committed yet.
 pub struct Renamed {
@@ -151,8 +151,8 @@ impl<'a> Journal<'a> {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// The checkpoint: one transaction with the segment's journal entry
-    /// and its objects' rows.
+    /// The checkpoint: one transaction with the segment's journal entry,
+    /// its objects' rows and which of its commits keep a mergetag verbatim.
     fn commit(&self, state: &mut State, mut segment: Renamed) -> Result<(), ConvertError> {
         let (table, hooks) = (self.table, self.hooks);
         // The table is in SHA-1 order: sorted positions are rows in key order.
@@ -164,6 +164,16 @@ impl<'a> Journal<'a> {
                 .kind(at)
                 .expect("objects are scanned before they are written"),
         });
+        let verbatim_mergetags: Vec<_> = segment
+            .objects
+            .iter()
+            .filter(|&&at| table.keeps_mergetags(at))
+            .map(|&at| table.sha1(at))
+            .collect();
+        let rows = SegmentRows {
+            rows,
+            verbatim_mergetags: &verbatim_mergetags,
+        };
         // (A failure reaches the finisher that called, which abandons.)
         state
             .map

@@ -664,6 +664,12 @@ fn translated(
     opts: TranslateOptions,
 ) -> Result<(Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
     let mut out = Vec::with_capacity(body.len() + body.len() / 2);
+    // Only the commits the plan marked may keep a mergetag verbatim: any
+    // other unmapped mergetag is an error, not a silent copy.
+    let opts = TranslateOptions {
+        verbatim_mergetags: table.keeps_mergetags(at),
+        ..opts
+    };
     let notes = table
         .with_recent(|recent| {
             let recent = std::cell::RefCell::new(recent);

@@ -13,6 +13,7 @@ use crate::support::refusal::assert_refused_cleanly;
 use crate::support::rehash::rehash_convert;
 use crate::support::repo_files::{all_objects, loose_object_path, pack_files};
 use crate::support::scratch::scratch_dir;
+use crate::support::unmapped_mergetags::mergetag_source;
 use crate::support::watched_source::small_repo;
 
 /// The one line of JSON `out` printed on stdout.
@@ -125,4 +126,28 @@ fn refusal_names_the_unmapped_gitlinks_path_and_commits() {
     let commit = gitlinks[0]["pinned_by"].as_str().expect("a pinning commit");
     let entry = git(&repo.repo_path, &["ls-tree", commit, "sub"]);
     assert!(entry.contains(&repo.sub_head), "{entry}");
+}
+
+#[test]
+fn refusal_names_every_commit_whose_mergetag_names_an_absent_object() {
+    let repo = mergetag_source("json-mergetag");
+    let dest = scratch_dir("json-mergetag").join("dest.git");
+
+    let out = rehash_convert(&repo.source.path, &dest, &["--quiet", "--json"]);
+    assert_refused_cleanly(&out, &dest, &["--unmapped-mergetags=verbatim"]);
+    let refused = report(&out);
+    assert_eq!(refused["status"], "refused");
+    assert_eq!(refused["exit_code"], 1);
+    assert_eq!(refused["error"]["kind"], "refused");
+    let expected: Vec<Value> = repo
+        .unmapped
+        .iter()
+        .map(|(commit, target)| json!({ "commit": commit, "target": target }))
+        .collect();
+    assert_eq!(refused["error"]["unmapped_mergetags"], json!(expected));
+
+    let extra = ["--quiet", "--json", "--unmapped-mergetags=verbatim"];
+    let converted = report(&rehash_convert(&repo.source.path, &dest, &extra));
+    assert_eq!(converted["status"], "converted", "{converted}");
+    assert_eq!(converted["result"]["verbatim_mergetag_commits"], 2);
 }

@@ -8,15 +8,17 @@ use std::sync::OnceLock;
 
 use crate::support::file_tree::tree_checksums;
 use crate::support::fixture::{FixtureOptions, tricky_repo};
-use crate::support::git::git;
+use crate::support::git::{git, git_with_input};
 use crate::support::history::gitlink_in;
 use crate::support::library::{HashKind, IdMap, ObjectId, surrogate_for};
 use crate::support::oracle::{sub_oracle, tricky_oracle};
+use crate::support::raw_object::{fake_name, hex};
 use crate::support::refusal::assert_refused_cleanly;
 use crate::support::rehash::{
     rehash_convert, rehash_convert_ok, rehash_export_map, rehash_verify_ok,
 };
 use crate::support::scratch::scratch_dir;
+use crate::support::watched_source::small_repo;
 
 /// `sub` of the gitlink fixture, converted once.
 fn converted_sub() -> &'static Path {
@@ -148,4 +150,54 @@ fn placeholder_gives_recorded_deterministic_surrogates() {
         trees.push(git(&dest, &["rev-parse", "refs/heads/main^{tree}"]));
     }
     assert_eq!(trees[0], trees[1], "surrogates are deterministic");
+}
+
+/// The commit named after "pinned by commit " on the line of `path`.
+fn pinned_by(stderr: &str, path: &str) -> String {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains(&format!("submodule path {path}:")))
+        .unwrap_or_else(|| panic!("no line for {path}:\n{stderr}"));
+    let rest = line.split("pinned by commit ").nth(1).expect("a commit");
+    rest[..40].to_string()
+}
+
+#[test]
+fn refusal_names_nested_paths_their_commits_and_unreachable_trees() {
+    let source = small_repo("gitlink-nested");
+    let repo = &source.path;
+    let [a, b, c, d] = [1, 2, 3, 4].map(|n| hex(&fake_name(n)));
+    for (target, path, message) in [
+        (&a, "libs/deep/mod", "pin mod"),
+        (&c, "top", "pin top"),
+        (&b, "libs/deep/mod", "move mod"),
+    ] {
+        let info = format!("160000,{target},{path}");
+        git(repo, &["update-index", "--add", "--cacheinfo", &info]);
+        git(repo, &["commit", "-q", "-m", message]);
+    }
+    // A tree with a gitlink that no commit reaches.
+    let entry = format!("160000 commit {d}\tloose\n");
+    let loose = String::from_utf8(git_with_input(repo, &["mktree"], entry.as_bytes())).unwrap();
+    let loose = loose.trim();
+    let dest = scratch_dir("gitlink-nested").join("dest.git");
+    let out = rehash_convert(repo, &dest, &["--quiet"]);
+    let unreachable =
+        format!("submodule path loose (in tree {loose} not reachable from any commit)");
+    let stderr = assert_refused_cleanly(
+        &out,
+        &dest,
+        &[
+            "submodule path libs/deep/mod: 2 distinct commit(s)",
+            "submodule path top: 1 distinct commit(s)",
+            &unreachable,
+            &a,
+            &c,
+            &d,
+        ],
+    );
+    // Each example commit pins a listed commit at that very path.
+    let nested = gitlink_in(repo, &pinned_by(&stderr, "libs/deep/mod"), "libs/deep/mod");
+    assert!(nested == a || nested == b, "{nested}");
+    assert_eq!(gitlink_in(repo, &pinned_by(&stderr, "top"), "top"), c);
 }

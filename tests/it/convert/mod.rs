@@ -7,6 +7,7 @@ mod alternates;
 mod compat_map;
 mod dest_repository;
 mod gitlinks;
+mod mergetags;
 mod notes;
 mod oracle_names;
 mod read_back;

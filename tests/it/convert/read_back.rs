@@ -4,7 +4,7 @@
 
 use crate::support::converted::default_conversion;
 use crate::support::fixture::default_repo;
-use crate::support::git::{git, git_bytes, git_command};
+use crate::support::git::{git, git_bytes};
 use crate::support::id_translation::{to_sha256, translate_id_bytes};
 
 #[test]
@@ -84,14 +84,5 @@ fn signatures_survive_and_verify() {
         body.contains("\ngpgsig -----BEGIN PGP SIGNATURE-----"),
         "{body}"
     );
-    let out = git_command(&converted.dest)
-        .env("GNUPGHOME", &repo.gnupg_home)
-        .args(["verify-tag", &tag])
-        .output()
-        .expect("git verify-tag");
-    assert!(
-        out.status.success(),
-        "verify-tag: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    repo.assert_tag_verifies(&converted.dest, &tag);
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Mutex, OnceLock};
 
-use super::git::{expect_success, git, isolate};
+use super::git::{expect_success, git, git_command, isolate};
 use super::oracle::read_pairs;
 use super::scratch::scratch_root;
 
@@ -101,6 +101,20 @@ impl TrickyRepo {
             &self.repo_path,
             &["rev-parse", "--verify", "--end-of-options", rev],
         )
+    }
+
+    /// `git verify-tag TAG` in `repo` passes with this fixture's keyring.
+    pub fn assert_tag_verifies(&self, repo: &Path, tag: &str) {
+        let out = git_command(repo)
+            .env("GNUPGHOME", &self.gnupg_home)
+            .args(["verify-tag", tag])
+            .output()
+            .expect("git verify-tag");
+        assert!(
+            out.status.success(),
+            "verify-tag {tag}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// git's own compat-era pairs (sha1 -> sha256).

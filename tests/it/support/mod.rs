@@ -26,4 +26,5 @@ pub mod scratch;
 pub mod serving;
 pub mod synthetic_map;
 pub mod tmpfs;
+pub mod unmapped_mergetags;
 pub mod watched_source;

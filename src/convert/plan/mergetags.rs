@@ -1,0 +1,47 @@
+//! Mergetags whose embedded tag names an object SOURCE does not have: no
+//! exact SHA-256 translation of such a tag exists. Refused with every such
+//! commit listed (the scan found them all), or, with
+//! `--unmapped-mergetags=verbatim`, the commits are marked in the table so
+//! that the map pass keeps those mergetags as they are and the journal
+//! records the commits as translated so.
+
+use crate::convert::ConvertError;
+use crate::convert::error::{MergetagTarget, Refusal};
+use crate::convert::objects::table::ObjectTable;
+use crate::convert::options::UnmappedMergetags;
+use crate::convert::scan::UnmappedMergetag;
+
+/// Refuses `found` (mergetags whose target SOURCE lacks) or marks their
+/// commits, by `policy`. A target named through an external pair (a
+/// submodule map) translates like any id and is left alone.
+pub fn settle(
+    policy: UnmappedMergetags,
+    table: &mut ObjectTable,
+    found: &[UnmappedMergetag],
+) -> Result<(), ConvertError> {
+    let unmapped: Vec<&UnmappedMergetag> = found
+        .iter()
+        .filter(|m| table.map_sha1(&m.target).is_none())
+        .collect();
+    if unmapped.is_empty() {
+        return Ok(());
+    }
+    match policy {
+        UnmappedMergetags::Refuse => {
+            let mut listed: Vec<MergetagTarget> = unmapped
+                .iter()
+                .map(|m| MergetagTarget {
+                    commit: table.sha1(m.commit),
+                    target: m.target,
+                })
+                .collect();
+            listed.sort_unstable();
+            listed.dedup();
+            Err(Refusal::UnmappedMergetags(listed).into())
+        }
+        UnmappedMergetags::Verbatim => {
+            table.set_verbatim_mergetags(unmapped.iter().map(|m| m.commit).collect());
+            Ok(())
+        }
+    }
+}
