@@ -29,13 +29,18 @@ pub struct KnownEdges<'t> {
     record_of: Vec<u64>,
     /// Table index of each idx position of the pack; `NONE` if not in the table.
     table_of_index: Vec<u32>,
-    /// Idx position of each table object in the pack; `NONE` if not there.
-    index_of_table: Vec<u32>,
+    /// Pack position (by offset, the bitmap's bit) of each table object;
+    /// `NONE` if not in the pack.
+    position_of_table: Vec<u32>,
 }
 
 impl<'t> KnownEdges<'t> {
     /// Reads the records at `path` for `pack`, whose objects `table` names.
-    pub fn open(path: &Path, table: &'t ObjectTable, pack: &Pack) -> Result<Self, ConvertError> {
+    pub fn open(
+        path: &Path,
+        table: &'t ObjectTable,
+        (dest, idx, pack): (&Path, &Path, &Pack),
+    ) -> Result<Self, ConvertError> {
         let file = File::open(path).map_err(|e| ConvertError::io(path, e))?;
         let len = file
             .metadata()
@@ -60,10 +65,14 @@ impl<'t> KnownEdges<'t> {
             .into_par_iter()
             .map(|i| names.find(&pack.idx.oid_at(i)).unwrap_or(NONE))
             .collect();
-        let mut index_of_table = vec![NONE; table.len()];
-        for (i, &t) in table_of_index.iter().enumerate() {
+        let mut position_of_table = vec![NONE; table.len()];
+        let by_offset = pack
+            .entries_by_offset()
+            .map_err(|e| super::damaged(dest, idx, &e))?;
+        for (position, &(_, index)) in by_offset.iter().enumerate() {
+            let t = table_of_index[index as usize];
             if t != NONE {
-                index_of_table[t as usize] = i as u32;
+                position_of_table[t as usize] = position as u32;
             }
         }
         Ok(KnownEdges {
@@ -71,12 +80,13 @@ impl<'t> KnownEdges<'t> {
             records: mapped,
             record_of,
             table_of_index,
-            index_of_table,
+            position_of_table,
         })
     }
 
     /// What the graph asks (`pack::reach::Known`): the kind, committer
-    /// time and children of the object at idx position `index`.
+    /// time and children (pack positions) of the object at idx position
+    /// `index`.
     pub fn node(&self, index: u32, children: &mut Vec<u32>) -> Option<(ObjectKind, i64)> {
         let at = *self.table_of_index.get(index as usize)?;
         if at == NONE {
@@ -90,7 +100,7 @@ impl<'t> KnownEdges<'t> {
         let bytes = &self.records.as_ref()?[offset as usize..];
         let (_, record) = records(bytes).next()?;
         for child in record.children() {
-            match self.index_of_table.get(child as usize) {
+            match self.position_of_table.get(child as usize) {
                 Some(&i) if i != NONE => children.push(i),
                 // Not in the pack: the read from the pack says so.
                 _ => return None,

@@ -63,7 +63,7 @@ pub fn write(
     let started = Instant::now();
     let pack = super::open_pack(dest, idx)?;
     let known = recorded
-        .map(|r| KnownEdges::open(r.records, r.table, &pack))
+        .map(|r| KnownEdges::open(r.records, r.table, (dest, idx, &pack)))
         .transpose()?;
     let answer = |index: u32, children: &mut Vec<u32>| known.as_ref()?.node(index, children);
     let targets = ReachTargets {

@@ -155,8 +155,8 @@ pub fn followed_by_walk(role: ReferenceRole) -> bool {
 
 /// What the caller learned of the object at an idx position before the
 /// pack existed: its kind and committer time (0 unless a commit), with
-/// the idx positions of the objects it reaches pushed to the vector; or
-/// `None` to have it read from the pack.
+/// the pack positions (by offset) of the objects it reaches pushed to the
+/// vector; or `None` to have it read from the pack.
 pub type Known<'a> = dyn Fn(u32, &mut Vec<u32>) -> Option<(ObjectKind, i64)> + Sync + 'a;
 
 /// Delta bases kept per thread when a few objects are read on their own.
@@ -186,9 +186,6 @@ impl Graph {
                     let Some((kind, time)) = known(index, &mut children) else {
                         return true;
                     };
-                    for child in &mut children {
-                        *child = position_of_index[*child as usize];
-                    }
                     let children = children.into_boxed_slice();
                     let _ = node_of(index).set(Node {
                         kind,
