@@ -4,6 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use crate::refs::RefStorage;
+
 /// What to convert and how.
 #[derive(Debug, Clone)]
 pub struct ConvertOptions {
@@ -44,6 +46,9 @@ pub struct ConvertOptions {
     /// Put a commit on top of each notes ref whose notes are named by
     /// SHA-256 (`git notes` in DEST then finds them).
     pub rekey_notes: bool,
+    /// `--ref-format`: DEST's ref backend. `None`: SOURCE's on a first run,
+    /// DEST's own on a later one.
+    pub ref_format: Option<RefStorage>,
 }
 
 impl ConvertOptions {
@@ -75,6 +80,7 @@ impl ConvertOptions {
             recurse_submodules: false,
             submodules: Vec::new(),
             rekey_notes: false,
+            ref_format: None,
         }
     }
 }
