@@ -15,6 +15,7 @@ use git_rehash::convert::{
     ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, convert,
 };
 use git_rehash::progress::{NoProgress, Progress};
+use git_rehash::refs::RefStorage;
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
@@ -78,6 +79,10 @@ pub struct ConvertArgs {
     /// them. The new commits and trees have no SHA-1 (recorded as created).
     #[arg(long, conflicts_with = "git_compat_map")]
     rekey_notes: bool,
+    /// DEST's ref storage: files (loose refs, packed-refs, logs/) or
+    /// reftable. Default: SOURCE's on a first run, DEST's own on a later one.
+    #[arg(long, value_name = "FORMAT", value_parser = ["files", "reftable"])]
+    ref_format: Option<String>,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -120,6 +125,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         recurse_submodules: args.recurse_submodules,
         submodules: args.submodule.clone(),
         rekey_notes: args.rekey_notes,
+        ref_format: args.ref_format.as_deref().and_then(RefStorage::from_name),
         ..ConvertOptions::new(&args.source, &args.dest)
     };
     let interrupt = Arc::new(AtomicBool::new(false));
