@@ -23,8 +23,7 @@ use std::borrow::Cow;
 
 use flate2::{Decompress, FlushDecompress, Status};
 
-use super::records::take;
-use super::varint;
+use super::input::Input;
 
 pub const REF: u8 = b'r';
 pub const LOG: u8 = b'g';
@@ -57,7 +56,8 @@ pub fn read_block(
     if kind != want {
         return Ok(None);
     }
-    let framing = take(body, &mut (start + header_off + 1), 3)
+    let framing = Input::new(body, start + header_off + 1)
+        .take(3)
         .map_err(|_| format!("block at {start}: truncated header"))?;
     let block_len = u32::from_be_bytes([0, framing[0], framing[1], framing[2]]) as usize;
     let skip = header_off + 4;
@@ -131,8 +131,7 @@ impl Block<'_> {
     /// A walk over the records, from the first.
     pub fn cursor(&self) -> Cursor<'_> {
         Cursor {
-            data: &self.records,
-            pos: self.first_record,
+            input: Input::new(&self.records, self.first_record),
             key: Vec::new(),
         }
     }
@@ -141,27 +140,26 @@ impl Block<'_> {
 /// The position of a walk through a block's records.
 pub struct Cursor<'b> {
     /// The records (the restart table cut off): values are read from here.
-    pub data: &'b [u8],
-    pub pos: usize,
+    pub input: Input<'b>,
     /// The key of the current record, prefix expanded.
     pub key: Vec<u8>,
 }
 
 impl Cursor<'_> {
     /// Reads the next record's key into `key` and returns its 3-bit type,
-    /// leaving `pos` at its value; `None` after the last record.
+    /// leaving `input` at its value; `None` after the last record.
     pub fn next_key(&mut self) -> Result<Option<u8>, String> {
-        if self.pos >= self.data.len() {
+        if self.input.at_end() {
             return Ok(None);
         }
-        let prefix = varint::read(self.data, &mut self.pos).ok_or("truncated key")?;
-        let suffix = varint::read(self.data, &mut self.pos).ok_or("truncated key")?;
+        let prefix = self.input.varint()?;
+        let suffix = self.input.varint()?;
         let prefix = usize::try_from(prefix)
             .ok()
             .filter(|&p| p <= self.key.len())
             .ok_or_else(|| format!("key prefix {prefix} is longer than the previous key"))?;
         let suffix_len = usize::try_from(suffix >> 3).map_err(|_| "key too long")?;
-        let suffix_bytes = take(self.data, &mut self.pos, suffix_len)?;
+        let suffix_bytes = self.input.take(suffix_len)?;
         self.key.truncate(prefix);
         self.key.extend_from_slice(suffix_bytes);
         Ok(Some((suffix & 7) as u8))

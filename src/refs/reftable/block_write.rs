@@ -57,7 +57,7 @@ impl BlockWriter {
     /// Adds a record after the previous one (keys must increase). Returns
     /// `false`, leaving the block as it was, when it does not fit.
     pub fn add(&mut self, key: &[u8], value_type: u8, value: &[u8]) -> bool {
-        let prefix = if self.entries % RESTART_INTERVAL == 0 {
+        let prefix = if self.entries.is_multiple_of(RESTART_INTERVAL) {
             0
         } else {
             key.iter()

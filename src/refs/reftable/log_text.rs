@@ -9,6 +9,7 @@
 //! code (`<name> <<email>>`, `%+05d` for the zone) and when it stores one.
 
 use super::records::LogUpdate;
+use crate::hash::ObjectId;
 
 /// The reflog-line tail of `update` (everything after the new id).
 pub fn tail_of(update: &LogUpdate) -> Vec<u8> {
@@ -34,10 +35,11 @@ pub fn tail_of(update: &LogUpdate) -> Vec<u8> {
     out
 }
 
-/// The fields of a reflog-line tail: name, email, time, zone, message (LF
-/// added); `None` when the tail is not ` <name> <<email>> <time> <zone>`
-/// optionally followed by a TAB and a message.
-pub fn fields_of(tail: &[u8]) -> Option<(Vec<u8>, Vec<u8>, u64, i16, Vec<u8>)> {
+/// The log record content of a reflog line: its ids and the fields of its
+/// tail (the message with a LF added); `None` when the tail is not
+/// ` <name> <<email>> <time> <zone>` optionally followed by a TAB and a
+/// message.
+pub fn update_of(old: ObjectId, new: ObjectId, tail: &[u8]) -> Option<LogUpdate> {
     let line = tail.strip_prefix(b" ")?;
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let (ident, message) = match line.iter().position(|&b| b == b'\t') {
@@ -69,7 +71,15 @@ pub fn fields_of(tail: &[u8]) -> Option<(Vec<u8>, Vec<u8>, u64, i16, Vec<u8>)> {
     let tz = if negative { -magnitude } else { magnitude };
     let mut stored = message.to_vec();
     stored.push(b'\n');
-    Some((name.to_vec(), email.to_vec(), time, tz, stored))
+    Some(LogUpdate {
+        old,
+        new,
+        name: name.to_vec(),
+        email: email.to_vec(),
+        time,
+        tz,
+        message: stored,
+    })
 }
 
 #[cfg(test)]
@@ -110,9 +120,7 @@ mod tests {
         ] {
             let u = update(tz, message);
             assert_eq!(tail_of(&u), tail);
-            let (name, email, time, zone, stored) = fields_of(tail).expect("parses");
-            assert_eq!((name, email, time, zone), (u.name, u.email, u.time, u.tz));
-            assert_eq!(stored, message);
+            assert_eq!(update_of(u.old, u.new, tail), Some(u));
         }
     }
 
@@ -133,7 +141,13 @@ mod tests {
             b" C <c> 1 0000\n",
             b" C <c> 1 +0000 extra\n",
         ] {
-            assert_eq!(fields_of(bad), None, "{}", String::from_utf8_lossy(bad));
+            let null = HashKind::Sha1.null_id();
+            assert_eq!(
+                update_of(null, null, bad),
+                None,
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
         }
     }
 }

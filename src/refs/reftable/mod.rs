@@ -6,7 +6,8 @@
 //! No crate reads or writes the format as a library of its own: gitoxide's
 //! `gix-ref` has no reftable support, and the one reader on crates.io is
 //! part of a whole git implementation. So the format is here, one job a
-//! file, bottom up: `varint` (the integers), `layout` (header and footer),
+//! file, bottom up: `varint` (the integers), `input` (a record's
+//! fields), `layout` (header and footer),
 //! `records` (ref and log records), `block_read` / `block_write` (blocks,
 //! prefix compression, restarts, log deflation), `table_read` /
 //! `table_write` (a whole `.ref` file), `stack_read` / `stack_write`
@@ -20,6 +21,7 @@
 
 mod block_read;
 mod block_write;
+mod input;
 mod layout;
 mod log_text;
 mod records;

@@ -12,6 +12,7 @@
 //! The zone is stored as git writes it in a reflog line read as a decimal
 //! number: `-0130` is -130, not -90 minutes.
 
+use super::input::Input;
 use super::varint;
 use crate::hash::{HashKind, ObjectId};
 
@@ -86,31 +87,29 @@ impl RefRecord {
         }
     }
 
-    /// Decodes the record whose key is `key`, its value at `data[*pos..]`.
+    /// Decodes the record whose key is `key`, its value next in `input`.
     pub fn decode(
         key: &[u8],
         value_type: u8,
-        data: &[u8],
-        pos: &mut usize,
-        hash: HashKind,
-        min_update_index: u64,
+        input: &mut Input<'_>,
+        (hash, min_update_index): (HashKind, u64),
     ) -> Result<RefRecord, String> {
         let name = std::str::from_utf8(key)
             .map_err(|_| format!("ref name {key:?} is not UTF-8"))?
             .to_string();
-        let delta = varint::read(data, pos).ok_or("truncated ref record")?;
+        let delta = input.varint()?;
         let update_index = min_update_index
             .checked_add(delta)
             .ok_or("update index overflows")?;
         let value = match value_type {
             0 => RefValue::Deletion,
-            1 => RefValue::Direct(read_id(data, pos, hash)?),
+            1 => RefValue::Direct(input.id(hash)?),
             2 => RefValue::Peeled {
-                value: read_id(data, pos, hash)?,
-                peeled: read_id(data, pos, hash)?,
+                value: input.id(hash)?,
+                peeled: input.id(hash)?,
             },
             3 => {
-                let target = read_string(data, pos)?;
+                let target = input.string()?;
                 RefValue::Symbolic(
                     String::from_utf8(target.to_vec())
                         .map_err(|_| format!("symbolic target of {name} is not UTF-8"))?,
@@ -156,12 +155,11 @@ impl LogRecord {
         write_string(out, &update.message);
     }
 
-    /// Decodes the record whose key is `key`, its value at `data[*pos..]`.
+    /// Decodes the record whose key is `key`, its value next in `input`.
     pub fn decode(
         key: &[u8],
         value_type: u8,
-        data: &[u8],
-        pos: &mut usize,
+        input: &mut Input<'_>,
         hash: HashKind,
     ) -> Result<LogRecord, String> {
         let split = key
@@ -176,13 +174,13 @@ impl LogRecord {
         let update = match value_type {
             0 => None,
             1 => Some(LogUpdate {
-                old: read_id(data, pos, hash)?,
-                new: read_id(data, pos, hash)?,
-                name: read_string(data, pos)?.to_vec(),
-                email: read_string(data, pos)?.to_vec(),
-                time: varint::read(data, pos).ok_or("truncated log record")?,
-                tz: i16::from_be_bytes(take(data, pos, 2)?.try_into().expect("2 bytes")),
-                message: read_string(data, pos)?.to_vec(),
+                old: input.id(hash)?,
+                new: input.id(hash)?,
+                name: input.string()?.to_vec(),
+                email: input.string()?.to_vec(),
+                time: input.varint()?,
+                tz: i16::from_be_bytes(input.take(2)?.try_into().expect("2 bytes")),
+                message: input.string()?.to_vec(),
             }),
             other => return Err(format!("log of {refname} has unknown type {other}")),
         };
@@ -192,30 +190,6 @@ impl LogRecord {
             update,
         })
     }
-}
-
-/// `n` bytes at `data[*pos..]`, moving past them.
-pub fn take<'a>(data: &'a [u8], pos: &mut usize, n: usize) -> Result<&'a [u8], String> {
-    let bytes = pos
-        .checked_add(n)
-        .and_then(|end| data.get(*pos..end))
-        .ok_or("record runs past the end of its block")?;
-    *pos += n;
-    Ok(bytes)
-}
-
-fn read_id(data: &[u8], pos: &mut usize, hash: HashKind) -> Result<ObjectId, String> {
-    let raw = take(data, pos, hash.raw_len())?;
-    Ok(ObjectId::from_raw(hash, raw).expect("raw_len bytes"))
-}
-
-fn read_string<'a>(data: &'a [u8], pos: &mut usize) -> Result<&'a [u8], String> {
-    let len = varint::read(data, pos).ok_or("truncated string length")?;
-    take(
-        data,
-        pos,
-        usize::try_from(len).map_err(|_| "string too long")?,
-    )
 }
 
 fn write_string(out: &mut Vec<u8>, bytes: &[u8]) {
@@ -246,17 +220,15 @@ mod tests {
             };
             let mut out = Vec::new();
             record.encode_value(10, &mut out);
-            let mut pos = 0;
+            let mut input = Input::new(&out, 0);
             let back = RefRecord::decode(
                 b"refs/tags/x",
                 record.value_type(),
-                &out,
-                &mut pos,
-                HashKind::Sha256,
-                10,
+                &mut input,
+                (HashKind::Sha256, 10),
             );
             assert_eq!(back, Ok(record));
-            assert_eq!(pos, out.len());
+            assert!(input.at_end());
         }
     }
 
@@ -279,12 +251,10 @@ mod tests {
             };
             let mut out = Vec::new();
             record.encode_value(&mut out);
-            let mut pos = 0;
             let back = LogRecord::decode(
                 &record.key(),
                 record.value_type(),
-                &out,
-                &mut pos,
+                &mut Input::new(&out, 0),
                 HashKind::Sha1,
             );
             assert_eq!(back, Ok(record));
@@ -302,11 +272,12 @@ mod tests {
 
     #[test]
     fn truncated_values_are_refused() {
-        let mut pos = 0;
-        assert!(RefRecord::decode(b"refs/x", 1, &[0, 1, 2], &mut pos, HashKind::Sha1, 0).is_err());
-        let mut pos = 0;
-        assert!(LogRecord::decode(b"HEAD", 1, &[], &mut pos, HashKind::Sha1).is_err());
-        let mut pos = 0;
-        assert!(RefRecord::decode(b"refs/x", 5, &[0], &mut pos, HashKind::Sha1, 0).is_err());
+        let sha1 = (HashKind::Sha1, 0);
+        let mut short = Input::new(&[0, 1, 2], 0);
+        assert!(RefRecord::decode(b"refs/x", 1, &mut short, sha1).is_err());
+        let mut empty = Input::new(&[], 0);
+        assert!(LogRecord::decode(b"HEAD", 1, &mut empty, HashKind::Sha1).is_err());
+        let mut unknown = Input::new(&[0], 0);
+        assert!(RefRecord::decode(b"refs/x", 5, &mut unknown, sha1).is_err());
     }
 }

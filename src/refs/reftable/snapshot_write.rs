@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use super::log_text::fields_of;
+use super::log_text::update_of;
 use super::records::{LogRecord, LogUpdate, RefRecord, RefValue};
 use super::snapshot_read::FILE_PSEUDO_REFS;
 use crate::refs::pseudo::{PseudoContent, PseudoRef};
@@ -85,26 +85,19 @@ pub fn table_records(refs: &SourceRefs) -> Result<TableRecords, RefsError> {
             });
         }
         for (n, entry) in log.entries.iter().enumerate() {
-            let (name, email, time, tz, message) =
-                fields_of(&entry.tail).ok_or_else(|| RefsError::Malformed {
+            let update = update_of(entry.old, entry.new, &entry.tail).ok_or_else(|| {
+                RefsError::Malformed {
                     path: PathBuf::from("logs").join(&log.name),
                     line: n + 1,
                     reason: "reflog entry: no `<name> <<email>> <time> <zone>` to store in a \
                              reftable"
                         .into(),
-                })?;
+                }
+            })?;
             logs.push(LogRecord {
                 refname: log.name.clone(),
                 update_index: n as u64 + 1,
-                update: Some(LogUpdate {
-                    old: entry.old,
-                    new: entry.new,
-                    name,
-                    email,
-                    time,
-                    tz,
-                    message,
-                }),
+                update: Some(update),
             });
         }
     }

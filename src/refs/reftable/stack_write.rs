@@ -44,7 +44,7 @@ pub fn replace_stack(
     let dir = git_dir.join(REFTABLE_DIR);
     fs::create_dir_all(&dir).map_err(|e| RefsError::io(&dir, e))?;
     let (name, path) = write_new_table(&dir, table, min, max)?;
-    write_list(&dir, &[name.clone()])?;
+    write_list(&dir, std::slice::from_ref(&name))?;
     for entry in fs::read_dir(&dir).map_err(|e| RefsError::io(&dir, e))? {
         let entry = entry.map_err(|e| RefsError::io(&dir, e))?;
         let file_name = entry.file_name();

@@ -41,10 +41,8 @@ pub fn parse_table(file: &[u8], hash: HashKind) -> Result<TableContent, String> 
             let record = RefRecord::decode(
                 &cursor.key,
                 value_type,
-                cursor.data,
-                &mut cursor.pos,
-                hash,
-                footer.min_update_index,
+                &mut cursor.input,
+                (hash, footer.min_update_index),
             )?;
             if refs.last().is_some_and(|last| last.name >= record.name) {
                 return Err(format!("ref {} is out of order", record.name));
@@ -82,8 +80,7 @@ pub fn parse_table(file: &[u8], hash: HashKind) -> Result<TableContent, String> 
                 logs.push(LogRecord::decode(
                     &cursor.key,
                     value_type,
-                    cursor.data,
-                    &mut cursor.pos,
+                    &mut cursor.input,
                     hash,
                 )?);
             }

@@ -20,19 +20,9 @@ pub fn read(data: &[u8], pos: &mut usize) -> Option<u64> {
     Some(value)
 }
 
-/// Appends the encoding of `value` to `out`.
-pub fn write(out: &mut Vec<u8>, mut value: u64) {
-    let mut buf = [0u8; 10];
-    let mut at = buf.len() - 1;
-    buf[at] = (value & 0x7f) as u8;
-    value >>= 7;
-    while value != 0 {
-        value -= 1;
-        at -= 1;
-        buf[at] = 0x80 | (value & 0x7f) as u8;
-        value >>= 7;
-    }
-    out.extend_from_slice(&buf[at..]);
+/// Appends the encoding of `value` to `out` (the pack writer's encoder).
+pub fn write(out: &mut Vec<u8>, value: u64) {
+    crate::pack::write::encode_offset_varint(value, out);
 }
 
 #[cfg(test)]

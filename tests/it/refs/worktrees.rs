@@ -25,45 +25,20 @@ fn linked_worktrees_heads_refs_and_reflogs_are_kept() {
         commit_file(&main, "f", "1\n", "one");
         // A detached worktree with a commit nothing else names, and a ref
         // of its own; a worktree on a branch; one on a branch yet unborn.
-        let detached = root.join("detached");
-        git(
-            &main,
-            &[
-                "worktree",
-                "add",
-                "-q",
-                "--detach",
-                detached.to_str().unwrap(),
-            ],
-        );
+        let add_worktree = |name: &str, how: &[&str]| {
+            let path = root.join(name);
+            let mut args = vec!["worktree", "add", "-q"];
+            args.extend(how);
+            args.push(path.to_str().unwrap());
+            git(&main, &args);
+            path
+        };
+        let detached = add_worktree("detached", &["--detach"]);
         let lonely = commit_file(&detached, "f", "2\n", "only in a worktree");
         git(&detached, &["update-ref", "refs/worktree/mine", "HEAD"]);
-        let onbranch = root.join("onbranch");
-        git(
-            &main,
-            &[
-                "worktree",
-                "add",
-                "-q",
-                "-b",
-                "feat",
-                onbranch.to_str().unwrap(),
-            ],
-        );
+        let onbranch = add_worktree("onbranch", &["-b", "feat"]);
         commit_file(&onbranch, "g", "3\n", "on feat");
-        let orphan = root.join("orphan");
-        git(
-            &main,
-            &[
-                "worktree",
-                "add",
-                "-q",
-                "--orphan",
-                "-b",
-                "new",
-                orphan.to_str().unwrap(),
-            ],
-        );
+        add_worktree("orphan", &["--orphan", "-b", "new"]);
 
         let before = tree_checksums(&root);
         let dest = scratch.join("dest.git");
