@@ -13,7 +13,7 @@ use super::records::{LogRecord, LogUpdate, RefRecord, RefValue};
 use super::table_read::parse_table;
 use super::table_write::{TableInput, write_table};
 use super::*;
-use crate::refs::{RefStorage, RefTarget, read_source_refs};
+use crate::refs::{RefStorage, RefTarget, in_progress_in_table, read_source_refs};
 use crate::test_git::{git, git_command, run};
 
 /// git with `input` on its standard input.
@@ -331,4 +331,38 @@ fn damaged_tables_are_refused_by_name() {
         }
         other => panic!("{other:?}"),
     }
+}
+
+#[test]
+fn a_cherry_pick_in_progress_is_seen_in_the_table() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path().join("r");
+    std::fs::create_dir(&work).expect("mkdir");
+    git(
+        &work,
+        &["init", "-q", "-b", "main", "--ref-format=reftable"],
+    );
+    std::fs::write(work.join("f"), "base\n").unwrap();
+    git(&work, &["add", "f"]);
+    git(&work, &["commit", "-q", "-m", "base"]);
+    git(&work, &["checkout", "-q", "-b", "side"]);
+    std::fs::write(work.join("f"), "side\n").unwrap();
+    git(&work, &["commit", "-q", "-am", "side"]);
+    git(&work, &["checkout", "-q", "main"]);
+    std::fs::write(work.join("f"), "main\n").unwrap();
+    git(&work, &["commit", "-q", "-am", "main"]);
+    let conflict = git_command(&work)
+        .args(["cherry-pick", "side"])
+        .output()
+        .expect("git runs");
+    assert!(!conflict.status.success(), "the pick conflicts");
+    assert!(
+        !work.join(".git/CHERRY_PICK_HEAD").exists(),
+        "a ref in the table"
+    );
+    let refs = read_source_refs(&work.join(".git"), HashKind::Sha1).expect("read");
+    assert_eq!(
+        in_progress_in_table(&refs),
+        Some("a cherry-pick (CHERRY_PICK_HEAD)")
+    );
 }
