@@ -366,3 +366,64 @@ fn a_cherry_pick_in_progress_is_seen_in_the_table() {
         Some("a cherry-pick (CHERRY_PICK_HEAD)")
     );
 }
+
+#[test]
+fn git_finds_refs_through_index_levels() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let work = dir.path().join("r");
+    std::fs::create_dir(&work).expect("mkdir");
+    git(
+        &work,
+        &["init", "-q", "-b", "main", "--ref-format=reftable"],
+    );
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let head = git(&work, &["rev-parse", "HEAD"]);
+    let id = ObjectId::from_hex(HashKind::Sha1, head.as_bytes()).unwrap();
+    let git_dir = work.join(".git");
+    let mut refs = read_source_refs(&git_dir, HashKind::Sha1).expect("read");
+    // Long names, so that few fit a block: more than 3 blocks of index
+    // records, which get an index of their own.
+    let name = |n: u32| format!("refs/tags/many/{n:06}-{}", "x".repeat(200));
+    let entries = (0..20_000)
+        .map(|n| crate::refs::PackedRef {
+            name: name(n),
+            id,
+            peeled: None,
+        })
+        .collect();
+    refs.packed = Some(crate::refs::PackedRefs {
+        header: None,
+        entries,
+    });
+    let written = write_stack(&git_dir, &refs).expect("write");
+    let table = std::fs::read(&written.table).unwrap();
+    let footer = layout::Footer::parse(&table).unwrap();
+    let top = footer.ref_index_position as usize;
+    assert_eq!(table[top], b'i');
+    // The top level's first record points at another index block.
+    let block = block_read::read_block(&table, top, 0, footer.block_size, b'i')
+        .unwrap()
+        .unwrap();
+    let mut cursor = block.cursor();
+    cursor.next_key().unwrap().expect("a record");
+    let child = cursor.input.varint().unwrap() as usize;
+    assert_eq!(table[child], b'i', "two index levels");
+
+    assert_eq!(
+        git(
+            &work,
+            &["for-each-ref", "--format=%(refname)", "refs/tags/many"]
+        )
+        .lines()
+        .count(),
+        20_000
+    );
+    for n in [0, 1, 9_999, 15_678, 19_999] {
+        assert_eq!(git(&work, &["rev-parse", &name(n)]), head);
+    }
+    let missing = git_command(&work)
+        .args(["rev-parse", "--verify", "-q", &name(20_000)])
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+}
