@@ -102,11 +102,9 @@ pub fn open_existing(
     let ref_format = dest_ref_format(&dest.path, &map)?;
     if let Some(asked) = opts.ref_format.filter(|&asked| asked != ref_format) {
         return Err(mismatch(format!(
-            "keeps its refs as {}, this run asks for {} (a later run keeps DEST's ref format; \
-             `git refs migrate --ref-format={}` in DEST changes it)",
+            "keeps its refs as {}, this run asks for {} (later runs keep DEST's ref format)",
             ref_format.name(),
             asked.name(),
-            asked.name()
         ))
         .into());
     }
