@@ -40,6 +40,18 @@ fn git_stacking(dir: &Path, args: &[&str]) -> String {
         .env("GIT_TEST_REFTABLE_AUTOCOMPACTION", "false"))
 }
 
+/// A reftable work tree `name` in `root` with one commit on `main`.
+fn reftable_repo(root: &Path, name: &str) -> PathBuf {
+    let work = root.join(name);
+    std::fs::create_dir(&work).expect("mkdir");
+    git(
+        &work,
+        &["init", "-q", "-b", "main", "--ref-format=reftable"],
+    );
+    git(&work, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    work
+}
+
 /// One history, in the backend `format`: branches, annotated and nested
 /// tags, a symbolic ref, a detached-then-reattached HEAD, a deleted branch
 /// (a tombstone in a later table), a dropped reflog entry (a log
@@ -170,13 +182,7 @@ fn git_reads_the_table_written_from_a_files_snapshot() {
 #[test]
 fn big_tables_have_indexes_both_ways() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().join("big");
-    std::fs::create_dir(&work).expect("mkdir");
-    git(
-        &work,
-        &["init", "-q", "-b", "main", "--ref-format=reftable"],
-    );
-    git(&work, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let work = reftable_repo(dir.path(), "big");
     let first = git(&work, &["rev-parse", "HEAD"]);
     git(&work, &["commit", "-q", "--allow-empty", "-m", "two"]);
     let head = git(&work, &["rev-parse", "HEAD"]);
@@ -293,13 +299,7 @@ fn written_tables_read_back_whole() {
 #[test]
 fn damaged_tables_are_refused_by_name() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().join("r");
-    std::fs::create_dir(&work).expect("mkdir");
-    git(
-        &work,
-        &["init", "-q", "-b", "main", "--ref-format=reftable"],
-    );
-    git(&work, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let work = reftable_repo(dir.path(), "r");
     git(&work, &["branch", "b"]);
     let git_dir = work.join(".git");
     let list = std::fs::read_to_string(git_dir.join("reftable/tables.list")).unwrap();
@@ -336,21 +336,17 @@ fn damaged_tables_are_refused_by_name() {
 #[test]
 fn a_cherry_pick_in_progress_is_seen_in_the_table() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().join("r");
-    std::fs::create_dir(&work).expect("mkdir");
-    git(
-        &work,
-        &["init", "-q", "-b", "main", "--ref-format=reftable"],
-    );
-    std::fs::write(work.join("f"), "base\n").unwrap();
-    git(&work, &["add", "f"]);
-    git(&work, &["commit", "-q", "-m", "base"]);
+    let work = reftable_repo(dir.path(), "r");
+    let commit = |text: &str| {
+        std::fs::write(work.join("f"), text).unwrap();
+        git(&work, &["add", "f"]);
+        git(&work, &["commit", "-q", "-m", text]);
+    };
+    commit("base\n");
     git(&work, &["checkout", "-q", "-b", "side"]);
-    std::fs::write(work.join("f"), "side\n").unwrap();
-    git(&work, &["commit", "-q", "-am", "side"]);
+    commit("side\n");
     git(&work, &["checkout", "-q", "main"]);
-    std::fs::write(work.join("f"), "main\n").unwrap();
-    git(&work, &["commit", "-q", "-am", "main"]);
+    commit("main\n");
     let conflict = git_command(&work)
         .args(["cherry-pick", "side"])
         .output()
@@ -370,13 +366,7 @@ fn a_cherry_pick_in_progress_is_seen_in_the_table() {
 #[test]
 fn git_finds_refs_through_index_levels() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let work = dir.path().join("r");
-    std::fs::create_dir(&work).expect("mkdir");
-    git(
-        &work,
-        &["init", "-q", "-b", "main", "--ref-format=reftable"],
-    );
-    git(&work, &["commit", "-q", "--allow-empty", "-m", "one"]);
+    let work = reftable_repo(dir.path(), "r");
     let head = git(&work, &["rev-parse", "HEAD"]);
     let id = ObjectId::from_hex(HashKind::Sha1, head.as_bytes()).unwrap();
     let git_dir = work.join(".git");
