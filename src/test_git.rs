@@ -8,9 +8,26 @@ use std::process::Command;
 /// Runs git in `dir` and returns its trimmed standard output; panics with
 /// git's error output when it fails.
 pub fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
+    run(git_command(dir).args(args))
+}
+
+/// Runs `cmd` (made by [`git_command`]) as [`git`] runs git.
+pub fn run(cmd: &mut Command) -> String {
+    let out = cmd.output().expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {:?} failed: {}",
+        cmd.get_args().collect::<Vec<_>>(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// git in `dir` with the hermetic environment, for a caller that adds
+/// arguments, environment or input of its own.
+pub fn git_command(dir: &Path) -> Command {
+    let mut cmd = Command::new("git");
+    cmd.current_dir(dir)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_AUTHOR_NAME", "A")
@@ -18,13 +35,6 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
         .env("GIT_COMMITTER_NAME", "C")
         .env("GIT_COMMITTER_EMAIL", "c@example.com")
         .env("GIT_AUTHOR_DATE", "1700000000 +0000")
-        .env("GIT_COMMITTER_DATE", "1700000000 +0000")
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
+        .env("GIT_COMMITTER_DATE", "1700000000 +0000");
+    cmd
 }

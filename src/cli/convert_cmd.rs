@@ -15,6 +15,7 @@ use git_rehash::convert::{
     ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags, convert,
 };
 use git_rehash::progress::{NoProgress, Progress};
+use git_rehash::refs::RefStorage;
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
@@ -88,6 +89,10 @@ pub struct ConvertArgs {
     /// nor mapped again, and DEST borrows them from it. Later runs keep it.
     #[arg(long, value_name = "POOL-DEST")]
     shared_with: Option<PathBuf>,
+    /// DEST's ref storage: files (loose refs, packed-refs, logs/) or
+    /// reftable. Default: SOURCE's on a first run, DEST's own on a later one.
+    #[arg(long, value_name = "FORMAT", value_parser = ["files", "reftable"])]
+    ref_format: Option<String>,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -136,6 +141,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         submodules: args.submodule.clone(),
         rekey_notes: args.rekey_notes,
         shared_with: args.shared_with.clone(),
+        ref_format: args.ref_format.as_deref().and_then(RefStorage::from_name),
         ..ConvertOptions::new(&args.source, &args.dest)
     };
     let interrupt = Arc::new(AtomicBool::new(false));

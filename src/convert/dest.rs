@@ -96,10 +96,14 @@ impl Dest {
         }
         f.set_len(0).map_err(|e| ConvertError::io(&lock, e))?;
         writeln!(f, "{}", std::process::id()).map_err(|e| ConvertError::io(&lock, e))?;
-        // The rest of the skeleton (again, if a killed run left it unfinished).
+        // The rest of the skeleton (again, if a killed run left it
+        // unfinished). What exists stays: a reftable DEST's `refs/heads` is
+        // a file.
         for dir in dest_layout::SKELETON {
             let d = path.join(dir);
-            fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
+            if d.symlink_metadata().is_err() {
+                fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
+            }
         }
         Ok(Dest {
             path,

@@ -140,6 +140,16 @@ fn convert_in_pool(
     // Refs first: objects they name were already stored when they were
     // written, so a push racing with us cannot leave a ref without its objects.
     let source_refs = refs::read_source_refs(&source.git_dir, HashKind::Sha1)?;
+    if let Some(operation) = refs::in_progress_in_table(&source_refs) {
+        return Err(Refusal::InProgress {
+            path: source.git_dir.clone(),
+            operation: operation.to_string(),
+        }
+        .into());
+    }
+    let ref_format = existing
+        .as_ref()
+        .map_or_else(|| resume::first_ref_format(opts, &source), |e| e.ref_format);
     progress.start("counting objects", None);
     let (inventory, mut table) = inventory::Inventory::open_unverified(&source)?;
     read_cache::size_for(table.len() as u64);
@@ -254,7 +264,15 @@ fn convert_in_pool(
     let (refs_done, indexed, serving) = std::thread::scope(|scope| {
         let index = scope.spawn(|| map.finish_load());
         let (refs, serving) = rayon::join(
-            || refs::write_translated_refs(&source_refs, &dest.path, HashKind::Sha256, &mapper),
+            || {
+                refs::write_translated_refs(
+                    &source_refs,
+                    &dest.path,
+                    HashKind::Sha256,
+                    &mapper,
+                    ref_format,
+                )
+            },
             || {
                 serving_target
                     .as_deref()
@@ -279,15 +297,16 @@ fn convert_in_pool(
     if opts.rekey_notes {
         // The reverse index, built above, tells created trees from
         // translated ones.
-        let (rekeyed, files) = interop::rekey_notes::rekey_notes(
+        let rekeyed = interop::rekey_notes::rekey_notes(
             &source_refs,
             &inventory,
             &table,
             &dest.path,
             &mut map,
         )?;
+        let updates: Vec<_> = rekeyed.iter().map(|r| (r.name.clone(), r.commit)).collect();
+        ref_files.extend(refs::update_refs(&dest.path, ref_format, &updates)?);
         outcome.interop.notes_rekeyed = rekeyed;
-        ref_files.extend(files);
     }
     stops.kill_point(phase::REFS);
     outcome.refs_deleted = resume::stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
@@ -305,13 +324,17 @@ fn convert_in_pool(
         let kind = table.kind(i).expect("every object was scanned");
         *outcome.objects_by_kind.entry(kind).or_default() += 1;
     }
-    let config = interop::before_publish(
+    let mut config = interop::before_publish(
         opts,
         &dest.path,
         &table,
         &gitlink_targets,
         &mut outcome.interop,
     )?;
+    if ref_format == refs::RefStorage::Reftable {
+        // After [extensions], the config's last section.
+        config.push_str("\trefstorage = reftable\n");
+    }
     stops.kill_point(phase::PUBLISH);
     dest.publish(&refs_done.head, &config)?;
     outcome.elapsed = started.elapsed();

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use crate::refs::RefStorage;
+
 /// What to convert and how.
 #[derive(Debug, Clone)]
 pub struct ConvertOptions {
@@ -51,6 +53,9 @@ pub struct ConvertOptions {
     /// again; DEST borrows them through `objects/info/alternates`. `None`
     /// on a later run keeps the share DEST records.
     pub shared_with: Option<PathBuf>,
+    /// `--ref-format`: DEST's ref backend. `None`: SOURCE's on a first run,
+    /// DEST's own on a later one.
+    pub ref_format: Option<RefStorage>,
 }
 
 impl ConvertOptions {
@@ -84,6 +89,7 @@ impl ConvertOptions {
             submodules: Vec::new(),
             rekey_notes: false,
             shared_with: None,
+            ref_format: None,
         }
     }
 }

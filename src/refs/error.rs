@@ -9,14 +9,10 @@ use crate::hash::{HashKind, ObjectId};
 /// Why reading the source refs or writing the translated ones failed.
 #[derive(Debug, thiserror::Error)]
 pub enum RefsError {
-    /// The source uses the reftable backend, whose binary tables this module
-    /// does not read; converting it as a files-backend repository would
-    /// silently lose every ref.
-    #[error(
-        "{path}: the repository stores its refs in reftable format, which git-rehash does not read; \
-         migrate them first with `git refs migrate --ref-format=files`"
-    )]
-    Reftable { path: PathBuf },
+    /// A reftable file (or `tables.list`) is not what git writes: the
+    /// reason says what and, for a block, at which offset.
+    #[error("{path}: damaged reftable: {reason}")]
+    Reftable { path: PathBuf, reason: String },
 
     /// Reading or writing a file (or listing a directory) failed.
     #[error("{path}: {source}")]
@@ -38,6 +34,22 @@ pub enum RefsError {
     /// as `String`, so such a ref cannot be carried over faithfully.
     #[error("{path}: ref name is not valid UTF-8")]
     NonUtf8Name { path: PathBuf },
+
+    /// A linked worktree's name becomes part of a ref name in DEST
+    /// (`refs/worktree-heads/<name>`), so it must be a valid component.
+    #[error(
+        "{path}: the linked worktree's name cannot be part of a ref name \
+         (its HEAD becomes refs/worktree-heads/<name>); rename it with `git worktree move`"
+    )]
+    BadWorktreeName { path: PathBuf },
+
+    /// SOURCE has linked worktrees and refs of its own in the namespaces
+    /// their refs are carried over to.
+    #[error(
+        "ref {name} is in refs/worktree-heads/ or refs/worktree-refs/, where the HEADs and refs \
+         of linked worktrees are carried over; rename or delete it first"
+    )]
+    WorktreeNamespaceTaken { name: String },
 
     /// Without `HEAD` the directory is not a git directory at all.
     #[error("{path}: missing HEAD, not a git directory")]

@@ -103,6 +103,11 @@ fn fixture() -> Fixture {
     }
 }
 
+/// The translated refs of `src` written into `dest` as files.
+fn write_files(src: &SourceRefs, dest: &Path, map: IdMap<'_>) -> Result<RefsOutcome, RefsError> {
+    write_translated_refs(src, dest, HashKind::Sha256, map, RefStorage::Files)
+}
+
 fn mapped_name(name: &str) -> String {
     match name.strip_prefix("refs/replace/") {
         Some(hex) => format!("refs/replace/{}", mapped_hex(hex)),
@@ -207,8 +212,7 @@ fn snapshot_sees_every_kind_of_ref() {
 fn translated_refs_parse_back_with_every_id_mapped_and_names_kept() {
     let fx = fixture();
     let src = read_source_refs(&fx.git_dir, HashKind::Sha1).expect("snapshot");
-    let outcome =
-        write_translated_refs(&src, &fx.dest, HashKind::Sha256, &fake_map).expect("write");
+    let outcome = write_files(&src, &fx.dest, &fake_map).expect("write");
     assert_eq!(outcome.head, b"ref: refs/heads/main\n");
     assert_eq!(outcome.reflog_entries_dropped, 0);
     assert!(outcome.pseudo_refs_dropped.is_empty());
@@ -332,7 +336,7 @@ fn unmapped_reflog_entries_and_pseudo_refs_are_dropped_and_counted() {
         .count();
     assert!(in_reflogs > 0);
     let map = |id: &ObjectId| if *id == gone { None } else { fake_map(id) };
-    let outcome = write_translated_refs(&src, &fx.dest, HashKind::Sha256, &map).expect("write");
+    let outcome = write_files(&src, &fx.dest, &map).expect("write");
     assert_eq!(outcome.reflog_entries_dropped, in_reflogs);
     let total: usize = src.reflogs.iter().map(|l| l.entries.len()).sum();
     assert_eq!(outcome.reflog_entries_written, total - in_reflogs);
@@ -355,7 +359,7 @@ fn unmapped_ref_is_an_error_and_nothing_is_written() {
     let src = read_source_refs(&fx.git_dir, HashKind::Sha1).expect("snapshot");
     let dev = sha1(&git(&fx.work, &["rev-parse", "refs/heads/dev"]));
     let map = |id: &ObjectId| if *id == dev { None } else { fake_map(id) };
-    match write_translated_refs(&src, &fx.dest, HashKind::Sha256, &map) {
+    match write_files(&src, &fx.dest, &map) {
         Err(RefsError::Unmapped { refname, id }) => {
             assert_eq!((refname.as_str(), id), ("refs/heads/dev", dev));
         }
@@ -371,7 +375,7 @@ fn map_answering_the_wrong_kind_is_an_error() {
     let src = read_source_refs(&fx.git_dir, HashKind::Sha1).expect("snapshot");
     let map = |id: &ObjectId| Some(*id);
     assert!(matches!(
-        write_translated_refs(&src, &fx.dest, HashKind::Sha256, &map),
+        write_files(&src, &fx.dest, &map),
         Err(RefsError::WrongKind { .. })
     ));
 }
@@ -383,8 +387,7 @@ fn detached_head_is_translated_but_not_written() {
     let src = read_source_refs(&fx.git_dir, HashKind::Sha1).expect("snapshot");
     assert_eq!(src.head, RefTarget::Direct(sha1(&fx.c2)));
     let head_before = std::fs::read(fx.dest.join("HEAD")).expect("init wrote HEAD");
-    let outcome =
-        write_translated_refs(&src, &fx.dest, HashKind::Sha256, &fake_map).expect("write");
+    let outcome = write_files(&src, &fx.dest, &fake_map).expect("write");
     assert_eq!(
         outcome.head,
         format!("{}\n", mapped_hex(&fx.c2)).into_bytes()
@@ -415,21 +418,6 @@ fn in_progress_merge_is_detected() {
     );
     let src = read_source_refs(&fx.git_dir, HashKind::Sha1).expect("snapshot");
     assert!(src.pseudo.iter().any(|p| p.name == "MERGE_HEAD"));
-}
-
-#[test]
-fn reftable_repository_is_refused() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    git(
-        dir.path(),
-        &["init", "-q", "--bare", "--ref-format=reftable", "r.git"],
-    );
-    let git_dir = dir.path().join("r.git");
-    assert!(detect_reftable(&git_dir));
-    assert!(matches!(
-        read_source_refs(&git_dir, HashKind::Sha1),
-        Err(RefsError::Reftable { .. })
-    ));
 }
 
 #[test]

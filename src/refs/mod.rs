@@ -1,15 +1,14 @@
-//! Refs: read a source repository's ref store (files backend) into a
-//! snapshot, and write it translated into the destination.
+//! Refs: read a repository's ref store (files backend or reftable) into a
+//! snapshot, and write it translated into the destination, in either.
 //!
 //! Covers `HEAD`, loose refs, `packed-refs` (with peeled lines), pseudo-refs
 //! (`ORIG_HEAD`, `FETCH_HEAD`, ...), reflogs and replace refs, as listed in
-//! docs/translation.md ("Refs"). Each file format has its own module; the
-//! snapshot ([`read_source_refs`]) and the translated output
-//! ([`write_translated_refs`]) are the two entry points. Reftable
-//! repositories are refused ([`detect_reftable`]); operations in progress
-//! are detected ([`in_progress_operation`]) so the caller can refuse them.
-//!
-//! Not covered: per-worktree refs of linked worktrees (`worktrees/*/`).
+//! docs/translation.md ("Refs"), and the HEADs, refs and reflogs of linked
+//! worktrees (worktrees.rs). Each file format has its own module, the
+//! reftable format its own directory; the snapshot ([`read_source_refs`])
+//! and the translated output ([`write_translated_refs`]) are the two entry
+//! points. Operations in progress are detected ([`in_progress_operation`])
+//! so the caller can refuse them.
 
 mod error;
 mod mapping;
@@ -18,8 +17,11 @@ mod pseudo;
 mod publish;
 mod read;
 mod reflog;
+mod reftable;
 mod state;
+mod storage;
 mod target;
+mod worktrees;
 mod write;
 
 #[cfg(test)]
@@ -29,8 +31,10 @@ pub use error::RefsError;
 pub use mapping::IdMap;
 pub use packed::{PackedRef, PackedRefs};
 pub use pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
-pub use read::{LooseRef, SourceRefs, detect_reftable, read_source_refs};
+pub use read::{EffectiveRef, LooseRef, SourceRefs, read_source_refs};
 pub use reflog::{Reflog, ReflogEntry};
-pub use state::in_progress_operation;
+pub use state::{in_progress_in_table, in_progress_operation};
+pub use storage::RefStorage;
 pub use target::RefTarget;
-pub use write::{RefsOutcome, write_translated_refs};
+pub use worktrees::{WORKTREE_HEADS, WORKTREE_REFS};
+pub use write::{RefsOutcome, update_refs, write_translated_refs};

@@ -99,25 +99,44 @@ pub fn parse_pseudo_ref(
     Ok(PseudoContent::Lines(lines))
 }
 
-/// The translated file bytes, or `None` if any id has no mapping: a
+impl PseudoContent {
+    /// The file's bytes.
+    pub fn file_bytes(&self) -> Vec<u8> {
+        match self {
+            PseudoContent::Symbolic(name) => RefTarget::Symbolic(name.clone()).file_bytes(),
+            PseudoContent::Lines(lines) => {
+                let mut out = Vec::with_capacity(lines.len() * 80);
+                for line in lines {
+                    line.id.write_hex(&mut out);
+                    out.extend_from_slice(&line.tail);
+                }
+                out
+            }
+        }
+    }
+}
+
+/// The translated content, or `None` if any id has no mapping: a
 /// pseudo-ref with one line rewritten and another stale would mislead git
 /// (e.g. a `MERGE_HEAD` missing one parent), so it is dropped whole.
 pub(crate) fn translate_pseudo_ref(
     pseudo: &PseudoRef,
     translator: &Translator<'_>,
-) -> Result<Option<Vec<u8>>, RefsError> {
+) -> Result<Option<PseudoContent>, RefsError> {
     match &pseudo.content {
-        PseudoContent::Symbolic(name) => Ok(Some(RefTarget::Symbolic(name.clone()).file_bytes())),
+        PseudoContent::Symbolic(name) => Ok(Some(PseudoContent::Symbolic(name.clone()))),
         PseudoContent::Lines(lines) => {
-            let mut out = Vec::with_capacity(lines.len() * 80);
+            let mut out = Vec::with_capacity(lines.len());
             for line in lines {
                 let Some(id) = translator.optional(&pseudo.name, &line.id)? else {
                     return Ok(None);
                 };
-                id.write_hex(&mut out);
-                out.extend_from_slice(&line.tail);
+                out.push(IdLine {
+                    id,
+                    tail: line.tail.clone(),
+                });
             }
-            Ok(Some(out))
+            Ok(Some(PseudoContent::Lines(out)))
         }
     }
 }
@@ -148,8 +167,8 @@ mod tests {
             to: HashKind::Sha256,
             map: &map,
         };
-        let out = String::from_utf8(translate_pseudo_ref(&pseudo, &translator).unwrap().unwrap())
-            .unwrap();
+        let translated = translate_pseudo_ref(&pseudo, &translator).unwrap().unwrap();
+        let out = String::from_utf8(translated.file_bytes()).unwrap();
         let (a, b) = ("11".repeat(32), "22".repeat(32));
         assert_eq!(
             out,

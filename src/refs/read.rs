@@ -1,5 +1,7 @@
-//! A read-only snapshot of a source repository's refs (files backend):
-//! `HEAD`, loose refs, `packed-refs`, pseudo-refs and reflogs.
+//! A read-only snapshot of a repository's refs: `HEAD`, loose refs,
+//! `packed-refs`, pseudo-refs and reflogs, from either backend (a reftable
+//! stack is presented in the same shape: reftable/snapshot_read.rs), plus
+//! the HEADs and refs of linked worktrees (worktrees.rs).
 //!
 //! Nothing here writes to the source, not even a lock file: the snapshot is
 //! taken by plain reads, and the orchestrator refuses to convert a
@@ -13,7 +15,10 @@ use std::path::{Path, PathBuf};
 use super::packed::PackedRefs;
 use super::pseudo::{PSEUDO_REFS, PseudoRef, parse_pseudo_ref};
 use super::reflog::{Reflog, parse_reflog};
+use super::reftable::{FILE_PSEUDO_REFS, read_view};
+use super::storage::RefStorage;
 use super::target::parse_ref_content;
+use super::worktrees::add_linked_worktrees;
 use super::{RefTarget, RefsError};
 use crate::hash::{HashKind, ObjectId};
 
@@ -30,6 +35,9 @@ pub struct LooseRef {
 pub struct SourceRefs {
     /// The hash kind of every id in the snapshot.
     pub hash: HashKind,
+    /// The backend the refs were read from (a reftable stack is presented
+    /// as `packed-refs` plus loose symbolic refs).
+    pub storage: RefStorage,
     pub head: RefTarget,
     /// Sorted by name (byte order, as git sorts refs).
     pub loose: Vec<LooseRef>,
@@ -41,20 +49,42 @@ pub struct SourceRefs {
     pub reflogs: Vec<Reflog>,
 }
 
-/// Whether the repository uses the reftable backend (git creates a
-/// `reftable/` directory for it, next to a stub `refs/`).
-pub fn detect_reftable(git_dir: &Path) -> bool {
-    git_dir.join("reftable").is_dir()
-}
+/// A ref as git resolves it, with the peeled value `packed-refs` gives it.
+pub type EffectiveRef = (String, RefTarget, Option<ObjectId>);
 
 /// Reads the refs of the repository at `git_dir` (a bare repository or a
-/// `.git` directory) whose ids are of kind `hash`.
+/// `.git` directory) whose ids are of kind `hash`, in whichever backend it
+/// keeps them, with its linked worktrees' HEADs and refs.
 pub fn read_source_refs(git_dir: &Path, hash: HashKind) -> Result<SourceRefs, RefsError> {
-    if detect_reftable(git_dir) {
-        return Err(RefsError::Reftable {
-            path: git_dir.join("reftable"),
-        });
-    }
+    let mut refs = match RefStorage::of(git_dir) {
+        RefStorage::Files => read_files_store(git_dir, hash)?,
+        RefStorage::Reftable => read_reftable_store(git_dir, hash)?,
+    };
+    add_linked_worktrees(&mut refs, git_dir, hash)?;
+    Ok(refs)
+}
+
+/// The refs of a reftable repository, in the files backend's shape; the
+/// pseudo-refs git keeps as files even there are read as files.
+fn read_reftable_store(git_dir: &Path, hash: HashKind) -> Result<SourceRefs, RefsError> {
+    let mut view = read_view(git_dir, hash)?;
+    let head = view.head.take().ok_or_else(|| RefsError::MissingHead {
+        path: git_dir.join(super::reftable::REFTABLE_DIR),
+    })?;
+    let files = read_pseudo_files(git_dir, hash, &FILE_PSEUDO_REFS)?;
+    Ok(SourceRefs {
+        hash,
+        storage: RefStorage::Reftable,
+        head,
+        loose: std::mem::take(&mut view.symbolic),
+        packed: view.packed(),
+        pseudo: view.pseudo_refs(files),
+        reflogs: std::mem::take(&mut view.reflogs),
+    })
+}
+
+/// The refs of a files-backend repository.
+fn read_files_store(git_dir: &Path, hash: HashKind) -> Result<SourceRefs, RefsError> {
     let head_path = git_dir.join("HEAD");
     let head =
         read_ref_file(&head_path, hash)?.ok_or(RefsError::MissingHead { path: head_path })?;
@@ -73,31 +103,13 @@ pub fn read_source_refs(git_dir: &Path, hash: HashKind) -> Result<SourceRefs, Re
         .map(|content| PackedRefs::parse(&packed_path, hash, &content))
         .transpose()?;
 
-    let mut pseudo = Vec::new();
-    for name in PSEUDO_REFS {
-        let path = git_dir.join(name);
-        if let Some(content) = read_optional(&path)? {
-            pseudo.push(PseudoRef {
-                name: name.to_string(),
-                content: parse_pseudo_ref(&path, hash, &content)?,
-            });
-        }
-    }
+    let pseudo = read_pseudo_files(git_dir, hash, PSEUDO_REFS)?;
 
-    let logs = git_dir.join("logs");
-    let mut reflog_files = vec![("HEAD".to_string(), logs.join("HEAD"))];
-    reflog_files.extend(list_ref_files(&logs, "refs")?);
-    let mut reflogs = Vec::with_capacity(reflog_files.len());
-    for (name, path) in reflog_files {
-        // `logs/HEAD` is absent when the repository does not log HEAD.
-        if let Some(content) = read_optional(&path)? {
-            let entries = parse_reflog(&path, hash, &content)?;
-            reflogs.push(Reflog { name, entries });
-        }
-    }
+    let reflogs = read_reflog_files(git_dir, hash)?;
 
     Ok(SourceRefs {
         hash,
+        storage: RefStorage::Files,
         head,
         loose,
         packed,
@@ -110,15 +122,25 @@ impl SourceRefs {
     /// The refs as git resolves them: a loose ref hides a packed ref of the
     /// same name (git deletes from `packed-refs` lazily). Sorted by name.
     pub fn effective_refs(&self) -> Vec<(String, RefTarget)> {
-        let mut refs: BTreeMap<&str, RefTarget> = BTreeMap::new();
+        self.effective_refs_peeled()
+            .into_iter()
+            .map(|(name, target, _)| (name, target))
+            .collect()
+    }
+
+    /// [`SourceRefs::effective_refs`] with their peeled values: those of
+    /// the `packed-refs` entries no loose ref hides (git ignores the peeled
+    /// line of a hidden entry).
+    pub fn effective_refs_peeled(&self) -> Vec<EffectiveRef> {
+        let mut refs: BTreeMap<&str, (RefTarget, Option<ObjectId>)> = BTreeMap::new();
         for entry in self.packed.iter().flat_map(|p| &p.entries) {
-            refs.insert(&entry.name, RefTarget::Direct(entry.id));
+            refs.insert(&entry.name, (RefTarget::Direct(entry.id), entry.peeled));
         }
         for entry in &self.loose {
-            refs.insert(&entry.name, entry.target.clone());
+            refs.insert(&entry.name, (entry.target.clone(), None));
         }
         refs.into_iter()
-            .map(|(name, target)| (name.to_string(), target))
+            .map(|(name, (target, peeled))| (name.to_string(), target, peeled))
             .collect()
     }
 
@@ -162,9 +184,44 @@ impl SourceRefs {
     }
 }
 
+/// The pseudo-ref files `names` of `dir` that exist, in that order.
+fn read_pseudo_files(
+    dir: &Path,
+    hash: HashKind,
+    names: &[&str],
+) -> Result<Vec<PseudoRef>, RefsError> {
+    let mut pseudo = Vec::new();
+    for name in names {
+        let path = dir.join(name);
+        if let Some(content) = read_optional(&path)? {
+            pseudo.push(PseudoRef {
+                name: name.to_string(),
+                content: parse_pseudo_ref(&path, hash, &content)?,
+            });
+        }
+    }
+    Ok(pseudo)
+}
+
+/// `logs/HEAD` (when it exists) and `logs/refs/**` of `dir`, by name.
+pub(super) fn read_reflog_files(dir: &Path, hash: HashKind) -> Result<Vec<Reflog>, RefsError> {
+    let logs = dir.join("logs");
+    let mut reflog_files = vec![("HEAD".to_string(), logs.join("HEAD"))];
+    reflog_files.extend(list_ref_files(&logs, "refs")?);
+    let mut reflogs = Vec::with_capacity(reflog_files.len());
+    for (name, path) in reflog_files {
+        // `logs/HEAD` is absent when the repository does not log HEAD.
+        if let Some(content) = read_optional(&path)? {
+            let entries = parse_reflog(&path, hash, &content)?;
+            reflogs.push(Reflog { name, entries });
+        }
+    }
+    Ok(reflogs)
+}
+
 /// Reads a one-value ref file; `None` if it does not exist. A symlink into
 /// `refs/` is git's legacy form of a symbolic ref and is read as one.
-fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsError> {
+pub(super) fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsError> {
     match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let link = fs::read_link(path).map_err(|e| RefsError::io(path, e))?;
@@ -194,7 +251,10 @@ fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RefsError> {
 /// pairs, `name` being `<prefix>/<relative path>` with `/` separators,
 /// sorted by name. Like git's `loose_fill_ref_dir`, names starting with `.`
 /// and ending in `.lock` are skipped (lock files of in-flight updates).
-fn list_ref_files(base: &Path, prefix: &str) -> Result<Vec<(String, PathBuf)>, RefsError> {
+pub(super) fn list_ref_files(
+    base: &Path,
+    prefix: &str,
+) -> Result<Vec<(String, PathBuf)>, RefsError> {
     let mut found = Vec::new();
     let mut pending = vec![(prefix.to_string(), base.join(prefix))];
     while let Some((dir_name, dir)) = pending.pop() {

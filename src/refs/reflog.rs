@@ -31,8 +31,7 @@ pub struct ReflogEntry {
 
 /// What translating one reflog produced.
 pub(crate) struct TranslatedReflog {
-    pub bytes: Vec<u8>,
-    pub written: usize,
+    pub entries: Vec<ReflogEntry>,
     pub dropped: usize,
 }
 
@@ -81,8 +80,7 @@ pub(crate) fn translate_reflog(
     translator: &Translator<'_>,
 ) -> Result<TranslatedReflog, RefsError> {
     let mut out = TranslatedReflog {
-        bytes: Vec::with_capacity(log.entries.len() * 160),
-        written: 0,
+        entries: Vec::with_capacity(log.entries.len()),
         dropped: 0,
     };
     for entry in &log.entries {
@@ -92,13 +90,25 @@ pub(crate) fn translate_reflog(
             out.dropped += 1;
             continue;
         };
-        old.write_hex(&mut out.bytes);
-        out.bytes.push(b' ');
-        new.write_hex(&mut out.bytes);
-        out.bytes.extend_from_slice(&entry.tail);
-        out.written += 1;
+        out.entries.push(ReflogEntry {
+            old,
+            new,
+            tail: entry.tail.clone(),
+        });
     }
     Ok(out)
+}
+
+/// The reflog file of `entries`: one line each, in order.
+pub(crate) fn reflog_bytes(entries: &[ReflogEntry]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(entries.len() * 160);
+    for entry in entries {
+        entry.old.write_hex(&mut out);
+        out.push(b' ');
+        entry.new.write_hex(&mut out);
+        out.extend_from_slice(&entry.tail);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -179,11 +189,11 @@ mod tests {
             map: &map,
         };
         let out = translate_reflog(&log, &translator).unwrap();
-        assert_eq!((out.written, out.dropped), (2, 1));
+        assert_eq!((out.entries.len(), out.dropped), (2, 1));
         let m = mapped.to_hex();
         let z = HashKind::Sha256.null_id().to_hex();
         assert_eq!(
-            String::from_utf8(out.bytes).unwrap(),
+            String::from_utf8(reflog_bytes(&out.entries)).unwrap(),
             format!("{z} {m} T <t> 1 +0000\tcreate\n{m} {m} T <t> 3 +0000\n")
         );
     }

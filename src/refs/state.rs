@@ -6,6 +6,8 @@
 
 use std::path::Path;
 
+use super::{RefStorage, SourceRefs};
+
 /// `(file or directory in the git dir, what it means)`, most specific first.
 const MARKERS: &[(&str, &str)] = &[
     ("rebase-merge", "a rebase (rebase-merge/)"),
@@ -31,6 +33,19 @@ pub fn in_progress_operation(git_dir: &Path) -> Option<&'static str> {
     MARKERS
         .iter()
         .find(|(marker, _)| git_dir.join(marker).symlink_metadata().is_ok())
+        .map(|(_, what)| *what)
+}
+
+/// The operation in progress that a reftable repository records only in
+/// its table (`CHERRY_PICK_HEAD`, `REVERT_HEAD`, `REBASE_HEAD` are refs
+/// there, not files), or `None`.
+pub fn in_progress_in_table(refs: &SourceRefs) -> Option<&'static str> {
+    if refs.storage != RefStorage::Reftable {
+        return None;
+    }
+    MARKERS
+        .iter()
+        .find(|(marker, _)| refs.pseudo.iter().any(|p| p.name == *marker))
         .map(|(_, what)| *what)
 }
 

@@ -1,20 +1,27 @@
-//! Writing the translated refs into the destination git directory.
+//! Writing the translated refs into the destination git directory, in
+//! either backend.
 //!
-//! Everything is translated in memory first, so an unmapped ref fails the
-//! call before a single file is written; then all files are published
-//! together (`publish.rs`: lock file + rename each, two flushes in all).
-//! `HEAD` is returned rather than written: the orchestrator writes it
-//! last, because a directory with a `HEAD` already looks like a repository
-//! to git.
+//! The snapshot is translated in memory first ([`translate_snapshot`]),
+//! so an unmapped ref fails the call before a single file is written; then
+//! it is laid out for the backend and published. Files: each file written
+//! together (`publish.rs`: lock file + rename each, two flushes in all);
+//! loose refs stay loose and `packed-refs` keeps its header and order.
+//! Reftable: one table holding every ref and reflog replaces the stack
+//! (reftable/), beside the `refs/heads` stub and the pseudo-refs git keeps
+//! as files. `HEAD` is returned rather than written: the orchestrator
+//! writes it last, because a directory with a `HEAD` already looks like a
+//! repository to git.
 
 use std::path::{Path, PathBuf};
 
 use super::mapping::{IdMap, Translator};
 use super::pseudo::translate_pseudo_ref;
 use super::publish::publish_all;
-use super::read::SourceRefs;
-use super::reflog::translate_reflog;
-use super::{PackedRefs, RefTarget, RefsError};
+use super::read::{LooseRef, SourceRefs};
+use super::reflog::{Reflog, reflog_bytes, translate_reflog};
+use super::reftable::{self, HEAD_STUB, REFS_HEADS_STUB, refs_heads_stub};
+use super::storage::RefStorage;
+use super::{PackedRefs, PseudoRef, RefTarget, RefsError};
 use crate::hash::{HashKind, ObjectId};
 
 /// Replace refs are named after the object they replace.
@@ -25,71 +32,136 @@ const REPLACE_PREFIX: &str = "refs/replace/";
 pub struct RefsOutcome {
     /// The exact bytes for the destination's `HEAD` file, for the caller to write last.
     pub head: Vec<u8>,
-    /// Loose ref files plus `packed-refs` entries written.
+    /// Refs written: loose ref files plus `packed-refs` entries, or the
+    /// refs of the table (`HEAD` and pseudo-refs not counted).
     pub refs_written: usize,
     pub reflog_entries_written: usize,
     /// Reflog entries naming an object without a mapping (typically pruned).
     pub reflog_entries_dropped: usize,
     /// Pseudo-refs not written because an id they name has no mapping.
     pub pseudo_refs_dropped: Vec<String>,
-    /// Every file written (refs, `packed-refs`, logs, pseudo-refs; not
-    /// `HEAD`), so a caller updating an existing repository can remove the
-    /// ones that are no longer wanted.
+    /// Every file written (refs, `packed-refs`, logs, pseudo-refs, the
+    /// table and the `refs/heads` stub; not `HEAD`), so a caller updating
+    /// an existing repository can remove the ones that are no longer wanted.
     pub files: Vec<PathBuf>,
 }
 
 /// Translates the snapshot `src` with `map` and writes it into
-/// `dest_git_dir`: loose refs stay loose, `packed-refs` keeps its header
-/// and order, symbolic refs are unchanged, `refs/replace/<old hex>` is
-/// renamed to the translated hex (in loose refs, `packed-refs` and the
-/// reflog path alike). Reflog entries and pseudo-refs that cannot be
+/// `dest_git_dir` in the backend `storage`: symbolic refs are unchanged,
+/// `refs/replace/<old hex>` is renamed to the translated hex (in the ref
+/// and its reflog alike). Reflog entries and pseudo-refs that cannot be
 /// translated are dropped and counted; any other unmapped id is an error.
 pub fn write_translated_refs(
     src: &SourceRefs,
     dest_git_dir: &Path,
     to: HashKind,
     map: IdMap<'_>,
+    storage: RefStorage,
 ) -> Result<RefsOutcome, RefsError> {
     let translator = Translator { to, map };
     let mut outcome = RefsOutcome::default();
-    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-
-    outcome.head = translate_target("HEAD", &src.head, &translator)?.file_bytes();
-
-    for loose in &src.loose {
-        let name = translate_name(&loose.name, src.hash, &translator)?;
-        let target = translate_target(&loose.name, &loose.target, &translator)?;
-        files.push((dest_git_dir.join(&name), target.file_bytes()));
-        outcome.refs_written += 1;
-    }
-
-    if let Some(packed) = &src.packed {
-        let mut entries = Vec::with_capacity(packed.entries.len());
-        for entry in &packed.entries {
-            let mut translated = entry.clone();
-            translated.name = translate_name(&entry.name, src.hash, &translator)?;
-            translated.id = translator.required(&entry.name, &entry.id)?;
-            translated.peeled = entry
-                .peeled
-                .map(|peeled| translator.required(&entry.name, &peeled))
-                .transpose()?;
-            entries.push(translated);
+    let translated = translate_snapshot(src, &translator, &mut outcome)?;
+    outcome.reflog_entries_written = translated.reflogs.iter().map(|l| l.entries.len()).sum();
+    let files = match storage {
+        RefStorage::Files => {
+            outcome.head = translated.head.file_bytes();
+            outcome.refs_written =
+                translated.loose.len() + translated.packed.as_ref().map_or(0, |p| p.entries.len());
+            files_layout(&translated, dest_git_dir)
         }
-        let mut translated = PackedRefs {
-            header: packed.header.clone(),
-            entries,
-        };
-        // Renamed replace refs may now sort differently; a stable sort only
-        // moves them, and git trusts the `sorted` trait for binary search.
-        if translated.is_sorted() {
-            translated.entries.sort_by(|a, b| a.name.cmp(&b.name));
+        RefStorage::Reftable => {
+            let written = reftable::write_stack(dest_git_dir, &translated)?;
+            outcome.head = HEAD_STUB.to_vec();
+            outcome.refs_written = translated.effective_refs().len();
+            outcome.files.push(written.table);
+            let mut files = vec![(refs_heads_stub(dest_git_dir)?, REFS_HEADS_STUB.to_vec())];
+            files.extend(pseudo_files(&written.files, dest_git_dir));
+            files
         }
-        outcome.refs_written += translated.entries.len();
-        files.push((dest_git_dir.join("packed-refs"), translated.to_bytes()));
-    }
+    };
+    publish_all(dest_git_dir, &files)?;
+    outcome
+        .files
+        .extend(files.into_iter().map(|(path, _)| path));
+    Ok(outcome)
+}
 
+/// Points each ref of `updates` at its new id in `dest_git_dir`, whose
+/// refs [`write_translated_refs`] wrote in the backend `storage`, without
+/// reflog entries: a loose ref file each (hiding a `packed-refs` entry), or
+/// one more table on top of the stack. Returns the files written.
+pub fn update_refs(
+    dest_git_dir: &Path,
+    storage: RefStorage,
+    updates: &[(String, ObjectId)],
+) -> Result<Vec<PathBuf>, RefsError> {
+    let Some((_, first)) = updates.first() else {
+        return Ok(Vec::new());
+    };
+    match storage {
+        RefStorage::Files => {
+            let files: Vec<(PathBuf, Vec<u8>)> = updates
+                .iter()
+                .map(|(name, id)| (dest_git_dir.join(name), RefTarget::Direct(*id).file_bytes()))
+                .collect();
+            publish_all(dest_git_dir, &files)?;
+            Ok(files.into_iter().map(|(path, _)| path).collect())
+        }
+        RefStorage::Reftable => {
+            reftable::push_ref_updates(dest_git_dir, first.kind(), updates).map(|t| vec![t])
+        }
+    }
+}
+
+/// `src` with every id (and replace-ref name) translated; what cannot be
+/// translated is dropped and counted in `outcome`, or is an error.
+fn translate_snapshot(
+    src: &SourceRefs,
+    translator: &Translator<'_>,
+    outcome: &mut RefsOutcome,
+) -> Result<SourceRefs, RefsError> {
+    let head = translate_target("HEAD", &src.head, translator)?;
+
+    let mut loose = Vec::with_capacity(src.loose.len());
+    for entry in &src.loose {
+        loose.push(LooseRef {
+            name: translate_name(&entry.name, src.hash, translator)?,
+            target: translate_target(&entry.name, &entry.target, translator)?,
+        });
+    }
+    // Renamed replace refs may now sort differently.
+    loose.sort_by(|a, b| a.name.cmp(&b.name));
+
+    let packed = match &src.packed {
+        Some(packed) => {
+            let mut entries = Vec::with_capacity(packed.entries.len());
+            for entry in &packed.entries {
+                let mut translated = entry.clone();
+                translated.name = translate_name(&entry.name, src.hash, translator)?;
+                translated.id = translator.required(&entry.name, &entry.id)?;
+                translated.peeled = entry
+                    .peeled
+                    .map(|peeled| translator.required(&entry.name, &peeled))
+                    .transpose()?;
+                entries.push(translated);
+            }
+            let mut translated = PackedRefs {
+                header: packed.header.clone(),
+                entries,
+            };
+            // Renamed replace refs may now sort differently; a stable sort only
+            // moves them, and git trusts the `sorted` trait for binary search.
+            if translated.is_sorted() {
+                translated.entries.sort_by(|a, b| a.name.cmp(&b.name));
+            }
+            Some(translated)
+        }
+        None => None,
+    };
+
+    let mut reflogs = Vec::with_capacity(src.reflogs.len());
     for log in &src.reflogs {
-        let name = match translate_name(&log.name, src.hash, &translator) {
+        let name = match translate_name(&log.name, src.hash, translator) {
             Ok(name) => name,
             // The reflog of a replace ref whose object is gone: nothing in it
             // can be translated either, and its name cannot be.
@@ -99,24 +171,64 @@ pub fn write_translated_refs(
             }
             Err(other) => return Err(other),
         };
-        let translated = translate_reflog(log, &translator)?;
-        outcome.reflog_entries_written += translated.written;
+        let translated = translate_reflog(log, translator)?;
         outcome.reflog_entries_dropped += translated.dropped;
-        // Written even when empty: an existing log file is what tells git to
-        // keep logging that ref.
-        files.push((dest_git_dir.join("logs").join(&name), translated.bytes));
+        // Kept even when empty: an existing log is what tells git to keep
+        // logging that ref.
+        reflogs.push(Reflog {
+            name,
+            entries: translated.entries,
+        });
     }
+    reflogs.sort_by(|a, b| (a.name != "HEAD", &a.name).cmp(&(b.name != "HEAD", &b.name)));
 
-    for pseudo in &src.pseudo {
-        match translate_pseudo_ref(pseudo, &translator)? {
-            Some(bytes) => files.push((dest_git_dir.join(&pseudo.name), bytes)),
-            None => outcome.pseudo_refs_dropped.push(pseudo.name.clone()),
+    let mut pseudo = Vec::with_capacity(src.pseudo.len());
+    for entry in &src.pseudo {
+        match translate_pseudo_ref(entry, translator)? {
+            Some(content) => pseudo.push(PseudoRef {
+                name: entry.name.clone(),
+                content,
+            }),
+            None => outcome.pseudo_refs_dropped.push(entry.name.clone()),
         }
     }
 
-    publish_all(dest_git_dir, &files)?;
-    outcome.files = files.into_iter().map(|(path, _)| path).collect();
-    Ok(outcome)
+    Ok(SourceRefs {
+        hash: translator.to,
+        storage: src.storage,
+        head,
+        loose,
+        packed,
+        pseudo,
+        reflogs,
+    })
+}
+
+/// The files of the files backend for `refs`: loose refs, `packed-refs`,
+/// `logs/`, pseudo-refs.
+fn files_layout(refs: &SourceRefs, dest_git_dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut files: Vec<(PathBuf, Vec<u8>)> = Vec::new();
+    for entry in &refs.loose {
+        files.push((dest_git_dir.join(&entry.name), entry.target.file_bytes()));
+    }
+    if let Some(packed) = &refs.packed {
+        files.push((dest_git_dir.join("packed-refs"), packed.to_bytes()));
+    }
+    for log in &refs.reflogs {
+        files.push((
+            dest_git_dir.join("logs").join(&log.name),
+            reflog_bytes(&log.entries),
+        ));
+    }
+    files.extend(pseudo_files(&refs.pseudo, dest_git_dir));
+    files
+}
+
+fn pseudo_files(pseudo: &[PseudoRef], dest_git_dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    pseudo
+        .iter()
+        .map(|p| (dest_git_dir.join(&p.name), p.content.file_bytes()))
+        .collect()
 }
 
 fn translate_target(
@@ -178,6 +290,7 @@ mod tests {
         };
         SourceRefs {
             hash: HashKind::Sha1,
+            storage: RefStorage::Files,
             head: RefTarget::Symbolic("refs/heads/main".into()),
             loose: vec![],
             packed: Some(PackedRefs {
@@ -201,6 +314,7 @@ mod tests {
             dir.path(),
             HashKind::Sha256,
             &flipping_map,
+            RefStorage::Files,
         )
         .expect("write");
         assert_eq!(outcome.refs_written, 4);

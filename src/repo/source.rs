@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::alternates;
 use crate::gitconfig::GitConfig;
+use crate::refs::RefStorage;
 
 /// Why SOURCE cannot be opened, or cannot be converted as it is.
 #[derive(Debug, thiserror::Error)]
@@ -43,6 +44,8 @@ pub struct SourceRepo {
     /// followed recursively), in git's order: part of its object store.
     pub alternates: Vec<PathBuf>,
     pub config: GitConfig,
+    /// The ref backend (`extensions.refStorage`).
+    pub ref_storage: RefStorage,
 }
 
 impl SourceRepo {
@@ -52,11 +55,24 @@ impl SourceRepo {
         let git_dir = find_git_dir(path)?;
         let config_path = git_dir.join("config");
         let config = GitConfig::read(&config_path).map_err(|e| SourceError::io(&config_path, e))?;
+        let ref_storage = match config.get("extensions.refstorage") {
+            None => RefStorage::Files,
+            Some(name) => RefStorage::from_name(&name.to_ascii_lowercase()).ok_or_else(|| {
+                SourceError::Unsupported {
+                    path: git_dir.clone(),
+                    reason: format!(
+                        "its refs are stored as {name}, a backend git-rehash does not know \
+                         (it reads files and reftable)"
+                    ),
+                }
+            })?,
+        };
         let mut repo = SourceRepo {
             objects_dir: git_dir.join("objects"),
             git_dir,
             alternates: Vec::new(),
             config,
+            ref_storage,
         };
         repo.check_supported()?;
         repo.alternates = alternates::alternate_object_dirs(&repo.objects_dir)?;
@@ -83,14 +99,6 @@ impl SourceRepo {
         if format != "sha1" {
             return Err(refuse(format!(
                 "it already uses object format {format}; git-rehash converts SHA-1 repositories"
-            )));
-        }
-        if let Some(storage) = self.config.get("extensions.refstorage")
-            && !storage.eq_ignore_ascii_case("files")
-        {
-            return Err(refuse(format!(
-                "its refs are stored as {storage}; convert it to the files backend first \
-                 (git refs migrate --ref-format=files)"
             )));
         }
         let shallow = self.git_dir.join("shallow");

@@ -66,27 +66,24 @@ pub fn compare_with_source(
     };
     let mut expected: BTreeMap<String, String> = BTreeMap::new();
     expected.insert("HEAD".into(), expected_value(&source.head));
-    for (name, target) in source.effective_refs() {
-        expected.insert(dest_name(&name, index), expected_value(&target));
-    }
-    for entry in source.packed.iter().flat_map(|p| &p.entries) {
-        if let Some(peeled) = entry.peeled {
-            let name = format!("{} (peeled)", dest_name(&entry.name, index));
-            expected.insert(name, expected_value(&RefTarget::Direct(peeled)));
+    // Peeled values as git reads them: a packed entry hidden by a loose
+    // ref has none (and a reftable DEST keeps none for it).
+    for (name, target, peeled) in source.effective_refs_peeled() {
+        let name = dest_name(&name, index);
+        if let Some(peeled) = peeled {
+            let value = expected_value(&RefTarget::Direct(peeled));
+            expected.insert(format!("{name} (peeled)"), value);
         }
+        expected.insert(name, expected_value(&target));
     }
     let mut found: BTreeMap<String, String> = BTreeMap::new();
     found.insert("HEAD".into(), found_value(&dest.head));
-    for (name, target) in dest.effective_refs() {
-        found.insert(name, found_value(&target));
-    }
-    for entry in dest.packed.iter().flat_map(|p| &p.entries) {
-        if let Some(peeled) = entry.peeled {
-            found.insert(
-                format!("{} (peeled)", entry.name),
-                found_value(&RefTarget::Direct(peeled)),
-            );
+    for (name, target, peeled) in dest.effective_refs_peeled() {
+        if let Some(peeled) = peeled {
+            let value = found_value(&RefTarget::Direct(peeled));
+            found.insert(format!("{name} (peeled)"), value);
         }
+        found.insert(name, found_value(&target));
     }
     for (name, want) in &expected {
         match found.get(name) {

@@ -15,6 +15,7 @@ pub use dest_state::DestState;
 pub use refusal::{MergetagTarget, Refusal, UnmappedSubmodule, role_name};
 
 use crate::durable::PathError;
+use crate::refs::RefsError;
 use crate::repo::SourceError;
 
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +77,12 @@ impl ConvertError {
             ConvertError::Source(_) => ErrorKind::Refused,
             ConvertError::Corrupt(_) => ErrorKind::Corrupt,
             ConvertError::Dest(_) => ErrorKind::DestState,
+            // A damaged table, or worktrees whose refs cannot be named:
+            // SOURCE as it is cannot be converted, retrying will not help.
+            ConvertError::Refs(RefsError::Reftable { .. }) => ErrorKind::Corrupt,
+            ConvertError::Refs(
+                RefsError::BadWorktreeName { .. } | RefsError::WorktreeNamespaceTaken { .. },
+            ) => ErrorKind::Refused,
             ConvertError::File(_)
             | ConvertError::PackWrite(_)
             | ConvertError::Refs(_)

@@ -14,14 +14,13 @@
 //! loose objects and recorded in the map's `created` table (migration
 //! 0003), which `verify` reads.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::convert::ConvertError;
 use crate::convert::error::CorruptInput;
 use crate::convert::interop::notes_tree::{PathEntry, build_trees, classify, fanouts, note_path};
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
-use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{CreatedRow, IdMap};
 use crate::loose::write_loose;
@@ -48,17 +47,16 @@ pub struct RekeyedRef {
     pub kept_unmapped: usize,
 }
 
-/// Re-keys every notes ref of `refs` and points DEST's ref at the result.
-/// Returns what it did and the ref files it wrote (so they are not pruned).
+/// Re-keys every notes ref of `refs`; the caller points DEST's refs at the
+/// new commits ([`RekeyedRef::commit`]).
 pub fn rekey_notes(
     refs: &SourceRefs,
     inventory: &Inventory,
     table: &ObjectTable,
     dest: &Path,
     map: &mut IdMap,
-) -> Result<(Vec<RekeyedRef>, Vec<PathBuf>), ConvertError> {
+) -> Result<Vec<RekeyedRef>, ConvertError> {
     let mut done = Vec::new();
-    let mut files = Vec::new();
     let mut reader = Reader {
         inventory,
         table,
@@ -78,15 +76,9 @@ pub fn rekey_notes(
         let mut created = Vec::new();
         let rekeyed = rekey_one(&name, &body, base, &mut reader, dest, map, &mut created)?;
         map.record_created(&created)?;
-        let file = dest.join(&name);
-        if let Some(dir) = file.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| ConvertError::io(dir, e))?;
-        }
-        durable::write_file(&file, format!("{}\n", rekeyed.commit).as_bytes())?;
-        files.push(file);
         done.push(rekeyed);
     }
-    Ok((done, files))
+    Ok(done)
 }
 
 fn rekey_one(

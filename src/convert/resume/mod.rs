@@ -22,6 +22,7 @@ use crate::convert::error::DestState;
 use crate::convert::objects::table::ObjectTable;
 use crate::idmap::{IdMap, SHARED_WITH};
 use crate::object::ObjectKind;
+use crate::refs::RefStorage;
 use crate::repo::SourceRepo;
 use crate::repo::dest_layout;
 
@@ -33,6 +34,8 @@ pub const JOURNAL_FORMAT: &str = "1";
 pub struct Existing {
     pub dest: Dest,
     pub map: IdMap,
+    /// The ref backend DEST keeps (see [`dest_ref_format`]).
+    pub ref_format: RefStorage,
 }
 
 /// Opens DEST when it holds earlier work to continue. `None`: DEST does not
@@ -65,7 +68,12 @@ pub fn open_existing(
         if map.count()? == 0 && map.segment_packs()?.is_empty() {
             // Interrupted while being created: nothing to keep.
             write_meta(&map, opts, source)?;
-            return Ok(Some(Existing { dest, map }));
+            let ref_format = first_ref_format(opts, source);
+            return Ok(Some(Existing {
+                dest,
+                map,
+                ref_format,
+            }));
         }
         return Err(mismatch(
             "was made by an earlier git-rehash that cannot be resumed or updated".to_string(),
@@ -114,7 +122,44 @@ pub fn open_existing(
             }
         }
     }
-    Ok(Some(Existing { dest, map }))
+    let ref_format = dest_ref_format(&dest.path, &map)?;
+    if let Some(asked) = opts.ref_format.filter(|&asked| asked != ref_format) {
+        return Err(mismatch(format!(
+            "keeps its refs as {}, this run asks for {} (later runs keep DEST's ref format)",
+            ref_format.name(),
+            asked.name(),
+        ))
+        .into());
+    }
+    map.set_meta(REF_FORMAT, ref_format.name())?;
+    Ok(Some(Existing {
+        dest,
+        map,
+        ref_format,
+    }))
+}
+
+/// The meta key of DEST's ref backend.
+const REF_FORMAT: &str = "ref_format";
+
+/// The ref backend of a first run: `--ref-format`, else SOURCE's.
+pub fn first_ref_format(opts: &ConvertOptions, source: &SourceRepo) -> RefStorage {
+    opts.ref_format.unwrap_or(source.ref_storage)
+}
+
+/// The ref backend an existing DEST keeps: once DEST is a repository (its
+/// `config` written), the one it has on disk, which follows a `git refs
+/// migrate` run in DEST; before, the one its first run chose (a DEST made
+/// before the choice existed has files).
+fn dest_ref_format(dest: &Path, map: &IdMap) -> Result<RefStorage, ConvertError> {
+    if dest_layout::config(dest).is_file() {
+        return Ok(RefStorage::of(dest));
+    }
+    let recorded = map.meta(REF_FORMAT)?;
+    Ok(recorded
+        .as_deref()
+        .and_then(RefStorage::from_name)
+        .unwrap_or(RefStorage::Files))
 }
 
 /// `--force`: deletes DEST when it is git-rehash's (a directory of
@@ -150,6 +195,7 @@ pub fn write_meta(
     }
     let pool = opts.shared_with.as_deref().unwrap_or(Path::new(""));
     map.set_meta(SHARED_WITH, &pool.display().to_string())?;
+    map.set_meta(REF_FORMAT, first_ref_format(opts, source).name())?;
     map.set_meta("state", "converting")?;
     map.set_meta("journal_format", JOURNAL_FORMAT)?;
     Ok(())

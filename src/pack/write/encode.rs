@@ -35,9 +35,15 @@ pub fn encode_entry_header(type_code: u8, size: u64, out: &mut Vec<u8>) {
 /// has exactly one encoding (the reader does `d = ((d + 1) << 7) | next`).
 pub fn encode_ofs_distance(distance: u64, out: &mut Vec<u8>) {
     debug_assert!(distance > 0, "an entry cannot be its own base");
+    encode_offset_varint(distance, out);
+}
+
+/// The encoding of [`encode_ofs_distance`] for any value, 0 included: the
+/// reftable format stores all its integers this way.
+pub fn encode_offset_varint(value: u64, out: &mut Vec<u8>) {
     let mut buf = [0u8; MAX_OFS_LEN];
     let mut pos = buf.len() - 1;
-    let mut d = distance;
+    let mut d = value;
     buf[pos] = (d & 0x7f) as u8;
     d >>= 7;
     while d != 0 {

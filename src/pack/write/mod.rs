@@ -31,7 +31,7 @@ use crate::hash::{HashKind, ObjectId};
 pub use delta_encode::{DeltaIndex, encode_delta};
 pub use encode::{
     MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
-    encode_ofs_distance,
+    encode_offset_varint, encode_ofs_distance,
 };
 pub use fold::{OrderKey, fold_packs};
 pub use hashing_writer::HashingWriter;

@@ -210,6 +210,32 @@ fn rekeyed_notes_are_found_by_git_in_dest() {
 }
 
 #[test]
+fn rekeyed_notes_refs_are_set_in_a_reftable_dest() {
+    let src = build_source("notes-rekey-reftable");
+    let dest = src.repo.parent().unwrap().join("dest.git");
+    let args = ["--quiet", "--rekey-notes", "--ref-format=reftable"];
+    rehash_convert_ok(&src.repo, &dest, &args);
+    let map = rehash_export_map(&dest);
+    assert_eq!(
+        git(&dest, &["notes", "show", &map[&src.commits[0]].0]),
+        "note on A"
+    );
+    // The re-keyed refs are one more table on top of the converted refs.
+    let tables = std::fs::read_to_string(dest.join("reftable/tables.list")).unwrap();
+    assert_eq!(tables.lines().count(), 2, "{tables}");
+    let top = git(&dest, &["rev-parse", "refs/notes/commits"]);
+    let notes_sha1 = git(&src.repo, &["rev-parse", "refs/notes/commits"]);
+    assert_eq!(
+        git(&dest, &["rev-parse", &format!("{top}^")]),
+        map[&notes_sha1].0
+    );
+    git(&dest, &["fsck", "--strict", "--no-progress"]);
+    rehash_verify_ok(&dest, &src.repo);
+    rehash_convert_ok(&src.repo, &dest, &args);
+    assert_eq!(git(&dest, &["rev-parse", "refs/notes/commits"]), top);
+}
+
+#[test]
 fn without_rekey_notes_the_notes_tree_is_only_translated() {
     let src = build_source("notes-plain");
     let dest = src.repo.parent().unwrap().join("dest.git");
