@@ -42,12 +42,14 @@ pub use error::{ConvertError, CorruptInput, ErrorKind, Refusal, UnmappedSubmodul
 pub use finish::repack::{Repacked, repack};
 pub use finish::serve::ServingIndexes;
 pub use interop::InteropOutcome;
-pub use interop::external_map::surrogate_for;
+pub use interop::external_map::{ExternalMap, surrogate_for};
 pub use interop::rekey_notes::RekeyedRef;
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks};
 pub use outcome::{ConvertOutcome, SubmoduleOutcome};
 pub use resume::JOURNAL_FORMAT;
+pub use resume::stop_points::StopPoints;
 pub use scan::{MissingReference, UnmappedGitlink};
+pub use write::chunking::chunks_within;
 
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
@@ -58,7 +60,7 @@ use crate::translate::TranslateOptions;
 use context::Run;
 use interop::submodules;
 use objects::{inventory, read_cache};
-use resume::stop_points::{StopPoints, phase};
+use resume::stop_points::phase;
 
 /// Converts `opts.source` into a SHA-256 repository at `opts.dest`, or
 /// continues / updates the conversion already there.

@@ -63,6 +63,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0006_folded_packs.sql"),
         then: None,
     },
+    Migration {
+        id: 7,
+        sql: include_str!("../../migrations/0007_exported_pairs.sql"),
+        then: None,
+    },
 ];
 
 /// The highest migration number this build knows.

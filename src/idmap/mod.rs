@@ -11,6 +11,7 @@
 mod created;
 mod error;
 mod export;
+mod exported;
 mod journal;
 mod lookup_aids;
 mod migrations;

@@ -5,7 +5,8 @@
 //! (`ORIG_HEAD`, `FETCH_HEAD`, ...), reflogs and replace refs, as listed in
 //! docs/translation.md ("Refs"). Each file format has its own module; the
 //! snapshot ([`read_source_refs`]) and the translated output
-//! ([`write_translated_refs`]) are the two entry points. Reftable
+//! ([`write_translated_refs`]) are the two entry points; [`update_refs`]
+//! changes the refs of a repository in use, under git's ref locks. Reftable
 //! repositories are refused ([`detect_reftable`]); operations in progress
 //! are detected ([`in_progress_operation`]) so the caller can refuse them.
 //!
@@ -20,6 +21,7 @@ mod read;
 mod reflog;
 mod state;
 mod target;
+mod update;
 mod write;
 
 #[cfg(test)]
@@ -33,4 +35,5 @@ pub use read::{LooseRef, SourceRefs, detect_reftable, read_source_refs};
 pub use reflog::{Reflog, ReflogEntry};
 pub use state::in_progress_operation;
 pub use target::RefTarget;
+pub use update::{RefUpdate, update_refs};
 pub use write::{RefsOutcome, write_translated_refs};

@@ -164,7 +164,7 @@ impl SourceRefs {
 
 /// Reads a one-value ref file; `None` if it does not exist. A symlink into
 /// `refs/` is git's legacy form of a symbolic ref and is read as one.
-fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsError> {
+pub(crate) fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsError> {
     match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let link = fs::read_link(path).map_err(|e| RefsError::io(path, e))?;
@@ -182,7 +182,7 @@ fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsE
 }
 
 /// The file content, or `None` if it does not exist.
-fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RefsError> {
+pub(crate) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RefsError> {
     match fs::read(path) {
         Ok(content) => Ok(Some(content)),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),

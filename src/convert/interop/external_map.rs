@@ -103,6 +103,13 @@ impl ExternalMap {
         self.entry(id).map(|(s, _)| s)
     }
 
+    /// Every pair, as (SHA-1, SHA-256), by SHA-1.
+    pub fn pairs(&self) -> impl Iterator<Item = (ObjectId, ObjectId)> + '_ {
+        self.pairs
+            .iter()
+            .map(|(a, b, _)| (ObjectId::Sha1(*a), ObjectId::Sha256(*b)))
+    }
+
     pub fn entry(&self, id: &ObjectId) -> Option<(ObjectId, PairOrigin)> {
         let ObjectId::Sha1(raw) = id else {
             return None;

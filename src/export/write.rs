@@ -1,0 +1,320 @@
+//! The write pass: every object of the plan, in its order, into MIRROR's
+//! segments. Objects are prepared in parallel chunks (read from DEST,
+//! their names checked, translated back, hashed, compressed), then named
+//! and appended in order:
+//!
+//! - a chunk's new pairs (objects made in DEST) are recorded in DEST's map
+//!   in one transaction before its objects are appended, so any object a
+//!   segment holds is named in the map, and a run after a kill finds it
+//!   there; the chunks come in dependency order, so the map stays closed
+//!   under references;
+//! - a blob DEST stores whole is copied as its compressed bytes (checked
+//!   against the CRC32 of its index), and one DEST stores as a delta of a
+//!   blob the plan puts earlier is copied as that delta: blob bytes are
+//!   the same in both worlds. Trees, commits and tags are deflated anew.
+//!
+//! A chunk holds at most [`CHUNK`] objects and about [`CHUNK_BYTES`] of
+//! DEST's stored bytes, which bounds what it holds in memory.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use super::dest_objects::{DestObjects, Stored};
+use super::error::{ExportError, ExportRefusal};
+use super::names::Names;
+use super::plan::{Item, Plan, Step, named_sha1};
+use super::segments::{SegmentEntry, Segments};
+use super::translate::{blob_sha1, sha1_form};
+use crate::convert::{StopPoints, chunks_within};
+use crate::hash::ObjectId;
+use crate::idmap::{IdMap, MapRow};
+use crate::object::ObjectKind;
+use crate::pack::DeltaCache;
+use crate::progress::Progress;
+use crate::translate::TranslateOptions;
+use crate::zlib::deflate;
+
+const CHUNK: usize = 1024;
+const CHUNK_BYTES: u64 = 64 << 20;
+
+/// What the write pass reads.
+pub struct WriteInputs<'a> {
+    pub dest: &'a DestObjects,
+    pub plan: &'a Plan,
+    pub translate: TranslateOptions,
+    /// zlib level of what is deflated anew.
+    pub level: u32,
+    pub segment_dir: PathBuf,
+    pub stops: &'a StopPoints,
+    pub progress: &'a dyn Progress,
+}
+
+/// What the write pass did.
+#[derive(Debug, Default)]
+pub struct Written {
+    pub by_kind: BTreeMap<ObjectKind, u64>,
+    pub pairs: u64,
+    pub blobs_copied: u64,
+    pub segments: u32,
+    /// The SHA-1 of every object of the plan and its place in the plan's
+    /// order, sorted by SHA-1: the order of the folded pack.
+    pub order: Vec<([u8; 20], u32)>,
+}
+
+/// What goes into the segment for one object.
+enum Payload<'a> {
+    /// Nothing: a segment of an interrupted run holds it.
+    Nothing,
+    Whole {
+        size: u64,
+        zlib: Cow<'a, [u8]>,
+    },
+    /// A delta against the blob whose SHA-256 name is `base`.
+    Delta {
+        base: ObjectId,
+        size: u64,
+        zlib: &'a [u8],
+    },
+}
+
+struct Prepared<'a> {
+    item: Item,
+    id: ObjectId,
+    sha1: ObjectId,
+    payload: Payload<'a>,
+}
+
+/// Writes every object of the plan; records the pairs of the objects made
+/// in DEST in `map` and `names` as it goes.
+pub fn write_objects<'b>(
+    inputs: &WriteInputs<'b>,
+    names: &mut Names,
+    map: &mut IdMap,
+) -> Result<Written, ExportError> {
+    let plan = inputs.plan;
+    let total_items = plan.items().count() as u64;
+    let to_write = plan.items().filter(|i| i.step != Step::InSegment).count() as u64;
+    let mut segments = Segments::new(inputs.segment_dir.clone(), inputs.stops, to_write);
+    let mut written = Written::default();
+    inputs.progress.start("writing objects", Some(total_items));
+    let stages = std::iter::once(&plan.blobs).chain(&plan.waves);
+    let mut position = 0u32;
+    for stage in stages {
+        let numbers: Vec<u32> = (0..stage.len() as u32).collect();
+        let dest = inputs.dest;
+        let sizes = |k: u32| dest.stored_size(stage[k as usize].at);
+        for chunk in chunks_within(&numbers, CHUNK, CHUNK_BYTES, sizes) {
+            if inputs.stops.interrupted() {
+                return Err(ExportError::Interrupted);
+            }
+            let names_ro = &*names;
+            let prepared: Vec<Prepared<'b>> = chunk
+                .par_iter()
+                .map_init(
+                    || (DeltaCache::new(16 << 20), Vec::new(), Vec::new()),
+                    |(cache, body, out), &k| {
+                        let prep = Prep {
+                            inputs,
+                            names: names_ro,
+                            stage,
+                        };
+                        prep.prepare(k as usize, cache, body, out)
+                    },
+                )
+                .collect::<Result<_, _>>()?;
+            record_pairs(&prepared, names, map, &mut written)?;
+            inputs.stops.kill_point(super::phase::COMMITTED);
+            for p in prepared {
+                if let ObjectId::Sha1(raw) = p.sha1 {
+                    written.order.push((raw, position));
+                }
+                position += 1;
+                append(&mut segments, names, p, &mut written)?;
+            }
+            inputs.progress.advance(chunk.len() as u64);
+        }
+    }
+    inputs.progress.finish();
+    written.segments = segments.finished;
+    written.order.par_sort_unstable();
+    Ok(written)
+}
+
+/// Records the pairs of the chunk's objects made in DEST, in `names`
+/// and, in one transaction, in DEST's map.
+fn record_pairs(
+    prepared: &[Prepared<'_>],
+    names: &mut Names,
+    map: &mut IdMap,
+    written: &mut Written,
+) -> Result<(), ExportError> {
+    let rows: Vec<MapRow> = prepared
+        .iter()
+        .filter(|p| p.item.step == Step::Name)
+        .map(|p| MapRow {
+            sha1: p.sha1,
+            sha256: p.id,
+            kind: p.item.kind,
+        })
+        .collect();
+    for row in &rows {
+        names.add(&row.sha256, &row.sha1);
+    }
+    map.record_exported(&rows)?;
+    written.pairs += rows.len() as u64;
+    Ok(())
+}
+
+fn append(
+    segments: &mut Segments<'_>,
+    names: &Names,
+    p: Prepared<'_>,
+    written: &mut Written,
+) -> Result<(), ExportError> {
+    let kind = p.item.kind;
+    match p.payload {
+        Payload::Nothing => return Ok(()),
+        Payload::Whole { size, zlib } => {
+            if kind == ObjectKind::Blob && matches!(zlib, Cow::Borrowed(_)) {
+                written.blobs_copied += 1;
+            }
+            segments.add(SegmentEntry::Whole {
+                id: p.sha1,
+                kind,
+                size,
+                zlib: &zlib,
+            })?;
+        }
+        Payload::Delta { base, size, zlib } => {
+            let base = names
+                .sha1_of(&base)
+                .expect("a delta's base comes earlier in the plan, so it is named");
+            written.blobs_copied += 1;
+            segments.add(SegmentEntry::Delta {
+                id: p.sha1,
+                base,
+                size,
+                zlib,
+            })?;
+        }
+    }
+    *written.by_kind.entry(kind).or_default() += 1;
+    Ok(())
+}
+
+/// Prepares the objects of one stage of the plan.
+struct Prep<'a, 'b> {
+    inputs: &'a WriteInputs<'b>,
+    names: &'a Names,
+    stage: &'a [Item],
+}
+
+impl<'b> Prep<'_, 'b> {
+    fn prepare(
+        &self,
+        k: usize,
+        cache: &mut DeltaCache,
+        body: &mut Vec<u8>,
+        out: &mut Vec<u8>,
+    ) -> Result<Prepared<'b>, ExportError> {
+        let dest = self.inputs.dest;
+        let item = self.stage[k];
+        let id = dest.id(item.at);
+        let recorded = named_sha1(self.names, &id);
+        if item.step == Step::InSegment {
+            let sha1 = recorded.expect("a segment holds only named objects");
+            return Ok(Prepared {
+                item,
+                id,
+                sha1,
+                payload: Payload::Nothing,
+            });
+        }
+        if item.kind == ObjectKind::Blob {
+            return self.prepare_blob(k, recorded, cache, body);
+        }
+        let kind = dest.read(item.at, cache, body)?;
+        let sha1 = sha1_form(id, kind, body, self.names, self.inputs.translate, out)?;
+        if let Some(mapped) = recorded.filter(|&m| m != sha1) {
+            return Err(ExportRefusal::Irreversible {
+                id,
+                kind,
+                actual: sha1,
+                mapped,
+            }
+            .into());
+        }
+        let zlib = Cow::Owned(deflate(out, self.inputs.level));
+        Ok(Prepared {
+            item,
+            id,
+            sha1,
+            payload: Payload::Whole {
+                size: out.len() as u64,
+                zlib,
+            },
+        })
+    }
+
+    /// A blob: copied as DEST stores it when it can be; its name worked
+    /// out from its bytes when DEST's map does not have it.
+    fn prepare_blob(
+        &self,
+        k: usize,
+        recorded: Option<ObjectId>,
+        cache: &mut DeltaCache,
+        body: &mut Vec<u8>,
+    ) -> Result<Prepared<'b>, ExportError> {
+        let dest = self.inputs.dest;
+        let item = self.stage[k];
+        let id = dest.id(item.at);
+        let mut read = false;
+        let sha1 = match recorded {
+            Some(sha1) => sha1,
+            None => {
+                dest.read(item.at, cache, body)?;
+                read = true;
+                blob_sha1(id, body)?
+            }
+        };
+        let payload = match dest.stored(item.at)? {
+            Some(Stored::Whole { zlib, size }) => Payload::Whole {
+                size,
+                zlib: Cow::Borrowed(zlib),
+            },
+            Some(Stored::Delta { base, zlib, size }) if self.earlier(base, k) => Payload::Delta {
+                base: dest.id(base),
+                size,
+                zlib,
+            },
+            _ => {
+                if !read {
+                    dest.read(item.at, cache, body)?;
+                }
+                Payload::Whole {
+                    size: body.len() as u64,
+                    zlib: Cow::Owned(deflate(body, self.inputs.level)),
+                }
+            }
+        };
+        Ok(Prepared {
+            item,
+            id,
+            sha1,
+            payload,
+        })
+    }
+
+    /// Whether the blob stored at `base` comes before blob number `k` of
+    /// the plan (and so is in a segment this run's fold reads, named).
+    fn earlier(&self, base: super::dest_objects::Location, k: usize) -> bool {
+        let dest = self.inputs.dest;
+        let key = dest.storage_key(base);
+        self.stage
+            .binary_search_by_key(&key, |i| dest.storage_key(i.at))
+            .is_ok_and(|j| j < k)
+    }
+}
