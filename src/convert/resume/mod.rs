@@ -6,6 +6,7 @@
 //! names the source, the options that change the output and the journal
 //! format; a later run continues only when all of them match.
 
+pub mod own_history;
 pub mod stale_refs;
 pub mod stop_points;
 
@@ -91,6 +92,7 @@ pub fn open_existing(
             .into());
         }
     }
+    own_history::refuse_own_history(&dest.path, &map)?;
     Ok(Some(Existing { dest, map }))
 }
 
