@@ -162,3 +162,8 @@ pub fn assert_fsck(repo: &Path) {
         String::from_utf8_lossy(&fsck.stderr)
     );
 }
+
+/// Whether `dir` holds nothing (a missing directory holds nothing).
+pub fn dir_is_empty(dir: &Path) -> bool {
+    std::fs::read_dir(dir).map_or(true, |mut entries| entries.next().is_none())
+}
