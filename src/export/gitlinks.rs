@@ -4,12 +4,16 @@
 //! SHA-1 they stood for), and `--submodule-map` files, read as `convert`
 //! reads them: a submodule's `rehash/map.sqlite` (after its own
 //! `export-sha1`, it names the commits made in it too) or `<sha1> <sha256>`
-//! lines.
+//! lines. The pairs the trees made in DEST need are recorded in
+//! `rehash/gitlinks.txt` beside the map ([`record_used`]), so later runs
+//! and `verify` translate those trees without being told again.
 
 use std::path::{Path, PathBuf};
 
 use super::error::{ExportError, ExportRefusal};
+use super::plan::UsedGitlink;
 use crate::convert::ExternalMap;
+use crate::convert::gitlinks_record::{origin, read_recorded, write_recorded};
 use crate::hash::ObjectId;
 use crate::repo::dest_layout;
 use crate::verify::GitlinkPair;
@@ -41,4 +45,26 @@ pub fn gitlink_pairs(dest: &Path, maps: &[PathBuf]) -> Result<Vec<GitlinkPair>, 
         .into());
     }
     Ok(pairs)
+}
+
+/// Adds the pairs of `used` that `rehash/gitlinks.txt` lacks to it.
+pub fn record_used(dest: &Path, used: &[UsedGitlink]) -> Result<(), ExportError> {
+    let path = dest_layout::gitlinks(dest);
+    let failed = |e| ExportError::GitlinkMaps(Box::new(e));
+    let mut recorded = read_recorded(&path).map_err(failed)?;
+    let before = recorded.len();
+    for gitlink in used {
+        let from = if gitlink.surrogate {
+            origin::SHA1_SURROGATE
+        } else {
+            origin::SUBMODULE_MAP
+        };
+        recorded
+            .entry(gitlink.sha1.to_hex())
+            .or_insert_with(|| (gitlink.target.to_hex(), from.to_string()));
+    }
+    if recorded.len() != before {
+        write_recorded(&path, &recorded).map_err(failed)?;
+    }
+    Ok(())
 }

@@ -131,6 +131,9 @@ fn export_in_pool(
         &mut names,
     )?;
     drop(segments);
+    // Before any tree that needs them is written: a later run, and
+    // `verify`, read the pairs there.
+    gitlinks::record_used(&dest.git_dir, &plan.gitlinks)?;
     let mut outcome = ExportOutcome {
         created_skipped: plan.created_skipped,
         gitlink_surrogates: names.surrogate_count(),

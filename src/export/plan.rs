@@ -62,6 +62,17 @@ pub struct Plan {
     pub waves: Vec<Vec<Item>>,
     /// Objects `--rekey-notes` created in DEST: left out.
     pub created_skipped: u64,
+    /// The gitlink targets of the trees made in DEST, with their SHA-1.
+    pub gitlinks: Vec<UsedGitlink>,
+}
+
+/// A gitlink target (a submodule commit) a tree made in DEST pins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UsedGitlink {
+    pub target: ObjectId,
+    pub sha1: ObjectId,
+    /// A placeholder name (`--unmapped-gitlinks=placeholder`).
+    pub surrogate: bool,
 }
 
 impl Plan {
@@ -131,7 +142,7 @@ pub fn plan(inputs: &PlanInputs<'_>, names: &mut Names) -> Result<Plan, ExportEr
         .collect();
     inputs.progress.finish();
     let mut edges: HashMap<u32, Vec<u32>> = HashMap::new();
-    let (mut missing, mut unmapped) = (Vec::new(), Vec::new());
+    let (mut missing, mut unmapped, mut gitlinks) = (Vec::new(), Vec::new(), Vec::new());
     for (&i, found) in new.iter().zip(references) {
         let found = found?;
         if let Some((created, id, kind)) = found.on_created {
@@ -139,6 +150,7 @@ pub fn plan(inputs: &PlanInputs<'_>, names: &mut Names) -> Result<Plan, ExportEr
         }
         missing.extend(found.missing);
         unmapped.extend(found.unmapped);
+        gitlinks.extend(found.gitlinks);
         if !found.waits_for.is_empty() {
             edges.insert(i, found.waits_for);
         }
@@ -148,7 +160,11 @@ pub fn plan(inputs: &PlanInputs<'_>, names: &mut Names) -> Result<Plan, ExportEr
     }
     if inputs.placeholder {
         for gitlink in &unmapped {
-            names.add_surrogate(&gitlink.target);
+            gitlinks.push(UsedGitlink {
+                target: gitlink.target,
+                sha1: names.add_surrogate(&gitlink.target),
+                surrogate: true,
+            });
         }
     } else if !unmapped.is_empty() {
         return Err(ExportRefusal::UnmappedGitlinks(unmapped).into());
@@ -166,10 +182,13 @@ pub fn plan(inputs: &PlanInputs<'_>, names: &mut Names) -> Result<Plan, ExportEr
             wave
         })
         .collect();
+    gitlinks.sort_unstable();
+    gitlinks.dedup();
     Ok(Plan {
         blobs: blobs.into_iter().map(|i| items[i as usize]).collect(),
         waves,
         created_skipped,
+        gitlinks,
     })
 }
 
@@ -234,6 +253,8 @@ struct References {
     waits_for: Vec<u32>,
     missing: Vec<MissingObject>,
     unmapped: Vec<UnmappedGitlink>,
+    /// Gitlink targets named through gitlink pairs.
+    gitlinks: Vec<UsedGitlink>,
     /// A reference to an object `--rekey-notes` created: (it, this object, its kind).
     on_created: Option<(ObjectId, ObjectId, ObjectKind)>,
 }
@@ -255,16 +276,24 @@ fn references(
     let mut refer = |id: ObjectId, gitlink: Option<&[u8]>| {
         if let Some(&i) = new.get(&id) {
             found.waits_for.push(i);
-        } else if well_known_any(&id) || names.sha1_of(&id).is_some() {
+        } else if well_known_any(&id) || names.recorded(&id).is_some() {
+            // An object DEST's map names: nothing to wait for.
         } else if names.created(&id).is_some() {
             found.on_created.get_or_insert((id, this, item.kind));
         } else if let Some(path) = gitlink {
-            found.unmapped.push(UnmappedGitlink {
-                target: id,
-                path: String::from_utf8_lossy(path).into_owned(),
-                tree: this,
-            });
-        } else {
+            match names.sha1_of(&id) {
+                Some(sha1) => found.gitlinks.push(UsedGitlink {
+                    target: id,
+                    sha1,
+                    surrogate: false,
+                }),
+                None => found.unmapped.push(UnmappedGitlink {
+                    target: id,
+                    path: String::from_utf8_lossy(path).into_owned(),
+                    tree: this,
+                }),
+            }
+        } else if names.sha1_of(&id).is_none() {
             found.missing.push(MissingObject {
                 id,
                 referenced_by: this,

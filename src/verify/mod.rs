@@ -239,7 +239,9 @@ fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyErro
                     .next()
                     .and_then(|h| ObjectId::from_hex(HashKind::Sha256, h.as_bytes())),
             );
-        if fields.next() == Some("surrogate") {
+        // Either side may be the stand-in: `convert`'s surrogates name
+        // SHA-1 gitlinks in SHA-256, `export-sha1`'s the other way.
+        if matches!(fields.next(), Some("surrogate" | "sha1-surrogate")) {
             surrogates += 1;
         }
         match parsed {

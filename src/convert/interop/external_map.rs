@@ -28,9 +28,10 @@ pub enum PairOrigin {
 
 impl PairOrigin {
     pub fn as_str(self) -> &'static str {
+        use super::gitlinks_record::origin;
         match self {
-            PairOrigin::SubmoduleMap => "submodule-map",
-            PairOrigin::Surrogate => "surrogate",
+            PairOrigin::SubmoduleMap => origin::SUBMODULE_MAP,
+            PairOrigin::Surrogate => origin::SURROGATE,
         }
     }
 }
