@@ -42,8 +42,8 @@ pub use error::{ConvertError, CorruptInput, ErrorKind, Refusal, UnmappedSubmodul
 pub use finish::repack::{Repacked, repack};
 pub use finish::serve::ServingIndexes;
 pub use interop::InteropOutcome;
-pub use interop::gitlinks_record;
 pub use interop::external_map::{ExternalMap, surrogate_for};
+pub use interop::gitlinks_record;
 pub use interop::rekey_notes::RekeyedRef;
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks};
 pub use outcome::{ConvertOutcome, SubmoduleOutcome};

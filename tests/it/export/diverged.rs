@@ -33,7 +33,10 @@ fn both_sides_gaining_commits_is_refused_and_changes_nothing() {
 
     let message = export_refused(&scene.dest, &mirror, &[]);
     assert!(message.contains("both sides gained commits"), "{message}");
-    assert!(message.contains(&format!("refs/heads/main = {theirs}")), "{message}");
+    assert!(
+        message.contains(&format!("refs/heads/main = {theirs}")),
+        "{message}"
+    );
     assert_eq!(refs(&mirror), refs_before);
     assert_eq!(pack_files(&mirror), packs_before, "nothing was written");
     assert_eq!(rehash_export_text(&scene.dest), map_before);
@@ -49,7 +52,14 @@ fn mirror_refs_dest_lacks_are_deleted_when_dest_knows_them_and_left_alone_otherw
     let mirror = clone_mirror(&scene, "mirror.git");
     let own = commit_in_mirror(&mirror, "refs/heads/main", "MIRROR's own branch");
     git(&mirror, &["update-ref", "refs/heads/mirror-only", &own]);
-    git(&mirror, &["update-ref", "refs/remotes/upstream/main", "refs/heads/main"]);
+    git(
+        &mirror,
+        &[
+            "update-ref",
+            "refs/remotes/upstream/main",
+            "refs/heads/main",
+        ],
+    );
     git(&scene.dest, &["branch", "-D", "old"]);
     commit_file(&scene.work, "d.txt", "new\n", "made in DEST");
 

@@ -38,24 +38,29 @@ fn gitlinks_are_named_through_a_submodule_map_or_a_placeholder() {
 
     let map = scene.root.join("sub-map.txt");
     std::fs::write(&map, format!("# pairs\n{sha1} {target}\n")).unwrap();
-    export_ok(&scene.dest, &mirror, &["--submodule-map", map.to_str().unwrap()]);
+    export_ok(
+        &scene.dest,
+        &mirror,
+        &["--submodule-map", map.to_str().unwrap()],
+    );
     assert_eq!(
         gitlink_in_mirror(&mirror, "sub"),
         format!("160000 commit {sha1}\tsub")
     );
     let recorded = std::fs::read_to_string(scene.dest.join("rehash/gitlinks.txt")).unwrap();
-    assert!(recorded.contains(&format!("{sha1} {target} submodule-map")), "{recorded}");
+    assert!(
+        recorded.contains(&format!("{sha1} {target} submodule-map")),
+        "{recorded}"
+    );
 
     // A gitlink no map knows, with the lossy escape hatch.
     let other = "ef".repeat(32);
     pin(&scene.work, "sub2", &other);
-    let summary = export_ok(
-        &scene.dest,
-        &mirror,
-        &["--unmapped-gitlinks=placeholder"],
-    );
+    let summary = export_ok(&scene.dest, &mirror, &["--unmapped-gitlinks=placeholder"]);
     assert!(summary.contains("SURROGATE"), "{summary}");
-    let surrogate = hex(&Sha1::digest(format!("git-rehash surrogate gitlink {other}")));
+    let surrogate = hex(&Sha1::digest(format!(
+        "git-rehash surrogate gitlink {other}"
+    )));
     assert_eq!(
         gitlink_in_mirror(&mirror, "sub2"),
         format!("160000 commit {surrogate}\tsub2")

@@ -48,7 +48,10 @@ pub fn scene(label: &str, compat: bool) -> Scene {
     commit_file(&source, "old.txt", "old\n", "old work");
     git(&source, &["checkout", "-q", "main"]);
     git(&source, &["tag", "light", "HEAD~5"]);
-    git(&source, &["notes", "add", "-m", "a note from SOURCE", "HEAD~2"]);
+    git(
+        &source,
+        &["notes", "add", "-m", "a note from SOURCE", "HEAD~2"],
+    );
     let dest = root.join("dest.git");
     let flags: &[&str] = if compat {
         &["--quiet", "--git-compat-map"]
@@ -57,7 +60,10 @@ pub fn scene(label: &str, compat: bool) -> Scene {
     };
     rehash_convert_ok(&source, &dest, flags);
     let work = root.join("work");
-    git(&dest, &["worktree", "add", "-q", work.to_str().unwrap(), "main"]);
+    git(
+        &dest,
+        &["worktree", "add", "-q", work.to_str().unwrap(), "main"],
+    );
     Scene {
         root,
         source,

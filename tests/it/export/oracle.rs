@@ -78,12 +78,18 @@ fn every_object_made_in_dest_gets_the_sha1_name_git_gives_it() {
 
     // The signed objects keep their signatures, in the SHA-1 form too.
     let signed = git(&mirror, &["cat-file", "-p", "refs/heads/signed"]);
-    assert!(signed.contains("\ngpgsig ") && signed.contains("\ngpgsig-sha256 "), "{signed}");
+    assert!(
+        signed.contains("\ngpgsig ") && signed.contains("\ngpgsig-sha256 "),
+        "{signed}"
+    );
     let verify = git_output(
         &mirror,
         &[
             "-c",
-            &format!("gpg.ssh.allowedSignersFile={}", made.allowed_signers.display()),
+            &format!(
+                "gpg.ssh.allowedSignersFile={}",
+                made.allowed_signers.display()
+            ),
             "verify-commit",
             "refs/heads/signed",
         ],
@@ -95,7 +101,10 @@ fn every_object_made_in_dest_gets_the_sha1_name_git_gives_it() {
     );
     let merge = git(&mirror, &["cat-file", "-p", "refs/heads/main"]);
     let signed_tag = sha1_of(&scene.dest, "refs/tags/side-signed^{commit}");
-    assert!(merge.contains(&format!("mergetag object {signed_tag}")), "{merge}");
+    assert!(
+        merge.contains(&format!("mergetag object {signed_tag}")),
+        "{merge}"
+    );
     let crafted = git_bytes(&mirror, &["cat-file", "commit", "refs/heads/crafted"]);
     assert!(crafted.ends_with(b"no final newline"), "{crafted:?}");
 
@@ -137,7 +146,12 @@ struct Made {
 /// New history in DEST, made by git in DEST's work tree.
 fn new_history(scene: &Scene) -> Made {
     let work = &scene.work;
-    commit_file(work, "a.txt", "changed after the move\n", "first SHA-256 commit");
+    commit_file(
+        work,
+        "a.txt",
+        "changed after the move\n",
+        "first SHA-256 commit",
+    );
     git(work, &["checkout", "-q", "-b", "feature"]);
     commit_file(work, "feature.txt", "one\n", "feature one");
     commit_file(work, "feature.txt", "one\ntwo\n", "feature two");

@@ -68,7 +68,10 @@ fn finish(dest: &Path, mirror: &Path, what: &str) -> Exported {
         assert!(left.is_empty(), "{what}: {dir} still holds {left:?}");
     }
     let pack = dir_names(&mirror.join("objects/pack"));
-    assert!(pack.iter().all(|n| !n.starts_with("tmp_")), "{what}: {pack:?}");
+    assert!(
+        pack.iter().all(|n| !n.starts_with("tmp_")),
+        "{what}: {pack:?}"
+    );
     exported(dest, mirror)
 }
 
@@ -97,10 +100,17 @@ fn killed_at_each_step_then_run_again_equals_an_uninterrupted_export() {
             String::from_utf8_lossy(&out.stderr)
         );
         if spec != "refs:1" {
-            assert_eq!(git(&mirror, &["for-each-ref"]), "", "{spec}: refs before the pack");
+            assert_eq!(
+                git(&mirror, &["for-each-ref"]),
+                "",
+                "{spec}: refs before the pack"
+            );
         }
         let got = finish(&dest, &mirror, spec);
-        assert!(got == expected, "killed at {spec}: differs from an uninterrupted run");
+        assert!(
+            got == expected,
+            "killed at {spec}: differs from an uninterrupted run"
+        );
     }
 }
 
