@@ -16,7 +16,7 @@
 //! - `plan.rs`: what to name and write, in dependency order, and every
 //!   refusal (missing objects, unmapped gitlinks) before anything is
 //!   written;
-//! - `write.rs` (with `translate.rs` and `segments.rs`): objects named,
+//! - `write.rs` (with `translate.rs`, `deltas.rs` and `segments.rs`): objects named,
 //!   pairs recorded chunk by chunk, objects written into checkpoint
 //!   segments;
 //! - `finish.rs`: the segments folded into one pack moved into MIRROR;
@@ -26,6 +26,7 @@
 //! written; the next run skips what the segments and the map hold.
 //! Incremental: a run with nothing new in DEST writes nothing.
 
+mod deltas;
 mod dest_objects;
 mod error;
 mod finish;

@@ -11,7 +11,8 @@
 //! - a blob DEST stores whole is copied as its compressed bytes (checked
 //!   against the CRC32 of its index), and one DEST stores as a delta of a
 //!   blob the plan puts earlier is copied as that delta: blob bytes are
-//!   the same in both worlds. Trees, commits and tags are deflated anew.
+//!   the same in both worlds. Trees, commits and tags are stored whole or
+//!   as deltas of others of the chunk (`deltas.rs`), compressed anew.
 //!
 //! A chunk holds at most [`CHUNK`] objects and about [`CHUNK_BYTES`] of
 //! DEST's stored bytes, which bounds what it holds in memory.
@@ -22,6 +23,7 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
+use super::deltas::{Compressed, deltify};
 use super::dest_objects::{DestObjects, Stored};
 use super::error::{ExportError, ExportRefusal};
 use super::names::Names;
@@ -72,12 +74,23 @@ enum Payload<'a> {
         size: u64,
         zlib: Cow<'a, [u8]>,
     },
-    /// A delta against the blob whose SHA-256 name is `base`.
+    /// The SHA-1 body of a tree, commit or tag, until the chunk's delta
+    /// search decides how it is stored.
+    Body(Vec<u8>),
     Delta {
-        base: ObjectId,
+        base: Base,
         size: u64,
-        zlib: &'a [u8],
+        zlib: Cow<'a, [u8]>,
     },
+}
+
+/// The base of a delta.
+enum Base {
+    /// The object DEST stores under this SHA-256 name (a blob's stored
+    /// delta, copied): named by the time it is appended.
+    Stored(ObjectId),
+    /// The object of this SHA-1 name (the chunk's delta search).
+    Named(ObjectId),
 }
 
 struct Prepared<'a> {
@@ -125,6 +138,7 @@ pub fn write_objects<'b>(
                     },
                 )
                 .collect::<Result<_, _>>()?;
+            let prepared = search_deltas(prepared, inputs.level);
             record_pairs(&prepared, names, map, &mut written)?;
             inputs.stops.kill_point(super::phase::COMMITTED);
             for p in prepared {
@@ -141,6 +155,40 @@ pub fn write_objects<'b>(
     written.segments = segments.finished;
     written.order.par_sort_unstable();
     Ok(written)
+}
+
+/// Decides how the chunk's trees, commits and tags are stored: whole, or
+/// as deltas of others of the chunk (`deltas.rs`).
+fn search_deltas(mut prepared: Vec<Prepared<'_>>, level: u32) -> Vec<Prepared<'_>> {
+    let with_body: Vec<usize> = (0..prepared.len())
+        .filter(|&i| matches!(prepared[i].payload, Payload::Body(_)))
+        .collect();
+    if with_body.is_empty() {
+        return prepared;
+    }
+    let bodies: Vec<(ObjectKind, &[u8])> = with_body
+        .iter()
+        .map(|&i| match &prepared[i].payload {
+            Payload::Body(body) => (prepared[i].item.kind, body.as_slice()),
+            _ => unreachable!("filtered above"),
+        })
+        .collect();
+    let stored = deltify(&bodies, level);
+    let sizes: Vec<u64> = bodies.iter().map(|(_, b)| b.len() as u64).collect();
+    for ((&i, how), size) in with_body.iter().zip(stored).zip(sizes) {
+        prepared[i].payload = match how {
+            Compressed::Whole(zlib) => Payload::Whole {
+                size,
+                zlib: Cow::Owned(zlib),
+            },
+            Compressed::Delta { base, size, zlib } => Payload::Delta {
+                base: Base::Named(prepared[with_body[base]].sha1),
+                size,
+                zlib: Cow::Owned(zlib),
+            },
+        };
+    }
+    prepared
 }
 
 /// Records the pairs of the chunk's objects made in DEST, in `names`
@@ -188,16 +236,22 @@ fn append(
                 zlib: &zlib,
             })?;
         }
+        Payload::Body(_) => unreachable!("the delta search decided every body"),
         Payload::Delta { base, size, zlib } => {
-            let base = names
-                .sha1_of(&base)
-                .expect("a delta's base comes earlier in the plan, so it is named");
-            written.blobs_copied += 1;
+            let base = match base {
+                Base::Named(sha1) => sha1,
+                Base::Stored(sha256) => names
+                    .sha1_of(&sha256)
+                    .expect("a delta's base comes earlier in the plan, so it is named"),
+            };
+            if matches!(zlib, Cow::Borrowed(_)) {
+                written.blobs_copied += 1;
+            }
             segments.add(SegmentEntry::Delta {
                 id: p.sha1,
                 base,
                 size,
-                zlib,
+                zlib: &zlib,
             })?;
         }
     }
@@ -247,15 +301,11 @@ impl<'b> Prep<'_, 'b> {
             }
             .into());
         }
-        let zlib = Cow::Owned(deflate(out, self.inputs.level));
         Ok(Prepared {
             item,
             id,
             sha1,
-            payload: Payload::Whole {
-                size: out.len() as u64,
-                zlib,
-            },
+            payload: Payload::Body(std::mem::take(out)),
         })
     }
 
@@ -286,9 +336,9 @@ impl<'b> Prep<'_, 'b> {
                 zlib: Cow::Borrowed(zlib),
             },
             Some(Stored::Delta { base, zlib, size }) if self.earlier(base, k) => Payload::Delta {
-                base: dest.id(base),
+                base: Base::Stored(dest.id(base)),
                 size,
-                zlib,
+                zlib: Cow::Borrowed(zlib),
             },
             _ => {
                 if !read {
