@@ -35,4 +35,5 @@ mod test_git;
 pub mod textmap;
 pub mod translate;
 pub mod verify;
+mod worker_pool;
 pub mod zlib;

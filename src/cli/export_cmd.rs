@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
-use super::convert_exit::EXIT_INTERRUPTED;
+use super::convert_exit::interrupted;
 use super::progress_bars::Bars;
 use git_rehash::convert::UnmappedGitlinks;
 use git_rehash::export::{ExportError, ExportOptions, ExportOutcome, export_sha1};
@@ -72,15 +72,12 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     let outcome = match export_sha1(&opts, progress) {
         Ok(outcome) => outcome,
         Err(ExportError::Interrupted) => {
-            if let Some(bars) = &bars {
-                bars.finish();
-            }
-            eprintln!(
-                "git-rehash: interrupted; what was written is kept. Run the same command again to resume:\n  git-rehash export-sha1 {} {}",
+            let rerun = format!(
+                "git-rehash export-sha1 {} {}",
                 args.dest.display(),
                 args.mirror.display()
             );
-            return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            return Ok(interrupted(bars.as_ref(), "what was written", &rerun));
         }
         Err(e) => return Err(e.into()),
     };

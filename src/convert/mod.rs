@@ -94,14 +94,8 @@ pub fn convert(
         submodules::record_submodule(&mut opts, job, outcome, &mut submodules);
     }
     let opts = &opts;
-    // Named, so a profile or /proc tells the workers from the helpers.
-    let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rehash-worker-{i}"));
-    if let Some(jobs) = opts.jobs {
-        builder = builder.num_threads(jobs.max(1));
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| ConvertError::io(&opts.dest, std::io::Error::other(e)))?;
+    let pool = crate::worker_pool::worker_pool(opts.jobs, "rehash-worker")
+        .map_err(|e| ConvertError::io(&opts.dest, e))?;
     let mut outcome = pool.install(|| convert_in_pool(opts, progress))?;
     outcome.submodules = submodules;
     Ok(outcome)

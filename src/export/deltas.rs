@@ -102,7 +102,9 @@ mod tests {
                 let mut body = Vec::new();
                 for entry in 0..40 {
                     body.extend_from_slice(format!("100644 file{entry}.txt\0").as_bytes());
-                    body.extend_from_slice(&[(entry * 7 + usize::from(entry == v) * 100) as u8; 20]);
+                    body.extend_from_slice(
+                        &[(entry * 7 + usize::from(entry == v) * 100) as u8; 20],
+                    );
                 }
                 body
             })

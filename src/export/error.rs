@@ -1,8 +1,7 @@
-//! Everything that can stop an export, in the kinds the CLI tells apart:
-//! a refusal (DEST or MIRROR cannot be exported as they are; the message
-//! says what to do), corrupt DEST content (named by object and file), a
-//! failure of the machine or the map database (a re-run resumes), and an
-//! interruption.
+//! Everything that can stop an export: a refusal (DEST or MIRROR cannot
+//! be exported as they are; the message says what to do), corrupt DEST
+//! content (named by object and file), a failure of the machine or the
+//! map database (a re-run resumes), and an interruption.
 
 use std::path::PathBuf;
 
@@ -35,35 +34,6 @@ pub enum ExportError {
     Map(#[from] crate::idmap::IdMapError),
     #[error("interrupted")]
     Interrupted,
-}
-
-/// What kind of stop an error is: the CLI's exit status follows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// DEST or MIRROR cannot be exported as they are; nothing was changed
-    /// that a re-run would not finish.
-    Refused,
-    /// DEST holds an object that cannot be read or is not what its name says.
-    Corrupt,
-    /// I/O, the disk, the map database: running again resumes.
-    Failed,
-    Interrupted,
-}
-
-impl ExportError {
-    pub fn kind(&self) -> ErrorKind {
-        match self {
-            ExportError::Refused(_) | ExportError::Mirror(_) | ExportError::GitlinkMaps(_) => {
-                ErrorKind::Refused
-            }
-            ExportError::Corrupt(_) => ErrorKind::Corrupt,
-            ExportError::File(_)
-            | ExportError::PackWrite(_)
-            | ExportError::Refs(_)
-            | ExportError::Map(_) => ErrorKind::Failed,
-            ExportError::Interrupted => ErrorKind::Interrupted,
-        }
-    }
 }
 
 impl From<CorruptDest> for ExportError {

@@ -105,12 +105,7 @@ pub fn fold(
     drop(packs);
     stops.kill_point(super::phase::FOLDED);
     let pack_dir = mirror_layout::pack_dir(mirror);
-    let stem = written
-        .pack_path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("pack names are ASCII")
-        .to_string();
+    let stem = written.stem();
     move_in(&fold_dir, &pack_dir, &stem)?;
     stops.kill_point(super::phase::MOVED_IN);
     for idx in &indexes {

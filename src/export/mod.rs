@@ -45,7 +45,7 @@ mod write;
 use std::time::Instant;
 
 pub use error::{
-    CorruptDest, DivergedRef, ErrorKind, ExportError, ExportRefusal, MissingObject, UnmappedGitlink,
+    CorruptDest, DivergedRef, ExportError, ExportRefusal, MissingObject, UnmappedGitlink,
 };
 pub use options::ExportOptions;
 pub use outcome::ExportOutcome;
@@ -84,13 +84,8 @@ pub fn export_sha1(
     opts: &ExportOptions,
     progress: &dyn Progress,
 ) -> Result<ExportOutcome, ExportError> {
-    let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rehash-export-{i}"));
-    if let Some(jobs) = opts.jobs {
-        builder = builder.num_threads(jobs.max(1));
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| crate::durable::PathError::new(&opts.dest, std::io::Error::other(e)))?;
+    let pool = crate::worker_pool::worker_pool(opts.jobs, "rehash-export")
+        .map_err(|e| crate::durable::PathError::new(&opts.dest, e))?;
     pool.install(|| export_in_pool(opts, progress))
 }
 

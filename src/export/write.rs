@@ -223,20 +223,10 @@ fn append(
     written: &mut Written,
 ) -> Result<(), ExportError> {
     let kind = p.item.kind;
-    match p.payload {
+    let (entry, zlib) = match p.payload {
         Payload::Nothing => return Ok(()),
-        Payload::Whole { size, zlib } => {
-            if kind == ObjectKind::Blob && matches!(zlib, Cow::Borrowed(_)) {
-                written.blobs_copied += 1;
-            }
-            segments.add(SegmentEntry::Whole {
-                id: p.sha1,
-                kind,
-                size,
-                zlib: &zlib,
-            })?;
-        }
         Payload::Body(_) => unreachable!("the delta search decided every body"),
+        Payload::Whole { size, zlib } => (None, (size, zlib)),
         Payload::Delta { base, size, zlib } => {
             let base = match base {
                 Base::Named(sha1) => sha1,
@@ -244,17 +234,27 @@ fn append(
                     .sha1_of(&sha256)
                     .expect("a delta's base comes earlier in the plan, so it is named"),
             };
-            if matches!(zlib, Cow::Borrowed(_)) {
-                written.blobs_copied += 1;
-            }
-            segments.add(SegmentEntry::Delta {
-                id: p.sha1,
-                base,
-                size,
-                zlib: &zlib,
-            })?;
+            (Some(base), (size, zlib))
         }
-    }
+    };
+    let (size, zlib) = zlib;
+    // Only a blob's bytes are borrowed from DEST: copied as stored.
+    written.blobs_copied += u64::from(matches!(zlib, Cow::Borrowed(_)));
+    let id = p.sha1;
+    segments.add(match entry {
+        None => SegmentEntry::Whole {
+            id,
+            kind,
+            size,
+            zlib: &zlib,
+        },
+        Some(base) => SegmentEntry::Delta {
+            id,
+            base,
+            size,
+            zlib: &zlib,
+        },
+    })?;
     *written.by_kind.entry(kind).or_default() += 1;
     Ok(())
 }

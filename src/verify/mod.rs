@@ -101,13 +101,8 @@ impl VerifyReport {
 
 /// Verifies the conversion at `opts.dest`.
 pub fn verify(opts: &VerifyOptions, progress: &dyn Progress) -> Result<VerifyReport, VerifyError> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(jobs) = opts.jobs {
-        builder = builder.num_threads(jobs.max(1));
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| VerifyError::io(&opts.dest, std::io::Error::other(e)))?;
+    let pool = crate::worker_pool::worker_pool(opts.jobs, "rehash-verify")
+        .map_err(|e| VerifyError::io(&opts.dest, e))?;
     pool.install(|| verify_in_pool(opts, progress))
 }
 
