@@ -133,16 +133,18 @@ pub fn update_refs(git_dir: &Path, hash: HashKind, updates: &[RefUpdate]) -> Res
         if update.new.is_some() {
             fs::rename(&lock, path).map_err(|e| RefsError::io(path, e))?;
         } else {
-            for gone in [path.clone(), git_dir.join("logs").join(&update.name)] {
-                match fs::remove_file(&gone) {
-                    Ok(()) => prune_empty_parents(git_dir, &gone),
-                    Err(e) if e.kind() == ErrorKind::NotFound => {}
-                    Err(e) => return Err(RefsError::io(&gone, e)),
+            let log = git_dir.join("logs").join(&update.name);
+            let removed = [remove_if_there(path)?, remove_if_there(&log)?];
+            // The lock last: until then no one else may write the ref.
+            fs::remove_file(&lock).map_err(|e| RefsError::io(&lock, e))?;
+            for (gone, file) in removed.into_iter().zip([path, &log]) {
+                if gone {
+                    prune_empty_parents(git_dir, file);
                 }
             }
-            fs::remove_file(&lock).map_err(|e| RefsError::io(&lock, e))?;
         }
-        if let Some(dir) = path.parent().filter(|d| d.is_dir()) {
+        // The directory that now holds the change (a pruned one's parent).
+        if let Some(dir) = path.ancestors().skip(1).find(|d| d.is_dir()) {
             dirs.insert(dir.to_path_buf());
         }
     }
@@ -152,6 +154,15 @@ pub fn update_refs(git_dir: &Path, hash: HashKind, updates: &[RefUpdate]) -> Res
         crate::durable::sync_dir(&dir).map_err(|e| RefsError::io(&e.path, e.source))?;
     }
     Ok(())
+}
+
+/// Removes `path`; `false` when there was nothing to remove.
+fn remove_if_there(path: &Path) -> Result<bool, RefsError> {
+    match fs::remove_file(path) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(RefsError::io(path, e)),
+    }
 }
 
 fn lock_path(path: &Path) -> PathBuf {
