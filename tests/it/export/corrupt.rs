@@ -17,7 +17,7 @@ fn assert_untouched(mirror: &Path) {
 
 #[test]
 fn a_loose_object_that_is_not_what_its_name_says_is_named() {
-    let scene = scene("export-corrupt-loose", false);
+    let scene = scene("export-corrupt-loose", &[]);
     commit_file(&scene.work, "new.txt", "made in DEST\n", "new");
     let blob = git(&scene.dest, &["rev-parse", "main:new.txt"]);
     let file = loose_object_path(&scene.dest, &blob);
@@ -55,7 +55,7 @@ fn a_loose_object_that_is_not_what_its_name_says_is_named() {
 
 #[test]
 fn a_packed_blob_whose_bytes_do_not_match_its_crc32_is_named() {
-    let scene = scene("export-corrupt-pack", false);
+    let scene = scene("export-corrupt-pack", &[]);
     let pack = pack_files(&scene.dest).pop().expect("DEST has a pack");
     let entries = pack_entries(&pack, "sha256");
     // A blob stored whole: copied as its compressed bytes after the check.

@@ -20,7 +20,7 @@ fn commit_in_mirror(mirror: &Path, parent: &str, message: &str) -> String {
 
 #[test]
 fn both_sides_gaining_commits_is_refused_and_changes_nothing() {
-    let scene = scene("export-diverged", false);
+    let scene = scene("export-diverged", &[]);
     let mirror = clone_mirror(&scene, "mirror.git");
     commit_file(&scene.work, "d.txt", "one\n", "made in DEST");
     export_ok(&scene.dest, &mirror, &["--quiet"]);
@@ -48,7 +48,7 @@ fn both_sides_gaining_commits_is_refused_and_changes_nothing() {
 
 #[test]
 fn mirror_refs_dest_lacks_are_deleted_when_dest_knows_them_and_left_alone_otherwise() {
-    let scene = scene("export-mirror-only", false);
+    let scene = scene("export-mirror-only", &[]);
     let mirror = clone_mirror(&scene, "mirror.git");
     let own = commit_in_mirror(&mirror, "refs/heads/main", "MIRROR's own branch");
     git(&mirror, &["update-ref", "refs/heads/mirror-only", &own]);
@@ -79,7 +79,7 @@ fn mirror_refs_dest_lacks_are_deleted_when_dest_knows_them_and_left_alone_otherw
 
 #[test]
 fn convert_refuses_a_dest_with_history_of_its_own() {
-    let scene = scene("export-convert-refused", false);
+    let scene = scene("export-convert-refused", &[]);
     commit_file(&scene.work, "d.txt", "new\n", "made in DEST");
     let main = git(&scene.dest, &["rev-parse", "refs/heads/main"]);
     let refused = |why: &str| {
@@ -94,4 +94,19 @@ fn convert_refuses_a_dest_with_history_of_its_own() {
     let mirror = clone_mirror(&scene, "mirror.git");
     export_ok(&scene.dest, &mirror, &["--quiet"]);
     refused("export-sha1");
+}
+
+/// An export from a DEST nothing was made in records no pair: DEST is
+/// still a copy, and `convert` keeps it in line with its SHA-1 primary.
+#[test]
+fn a_copy_exported_from_still_follows_its_sha1_primary() {
+    let scene = scene("export-copy", &[]);
+    let mirror = super::empty_mirror(&scene.root);
+    export_ok(&scene.dest, &mirror, &["--quiet"]);
+    commit_file(&scene.source, "later.txt", "later\n", "made in SOURCE");
+    let out = rehash_convert(&scene.source, &scene.dest, &["--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let summary = export_ok(&scene.dest, &mirror, &[]);
+    assert!(summary.contains(" 0 new pairs recorded"), "{summary}");
+    assert_eq!(refs(&mirror), refs(&scene.source));
 }

@@ -14,7 +14,7 @@ use crate::support::scratch::scratch_dir;
 
 #[test]
 fn an_empty_mirror_gets_sources_refs_and_objects_back() {
-    let scene = scene("export-empty", false);
+    let scene = scene("export-empty", &[]);
     let mirror = empty_mirror(&scene.root);
     let summary = export_ok(&scene.dest, &mirror, &[]);
     assert!(summary.contains(" 0 new pairs recorded"), "{summary}");
@@ -33,7 +33,7 @@ fn an_empty_mirror_gets_sources_refs_and_objects_back() {
 
 #[test]
 fn new_history_exported_into_an_empty_mirror_equals_one_exported_into_a_clone() {
-    let scene = scene("export-empty-new", false);
+    let scene = scene("export-empty-new", &[]);
     commit_file(&scene.work, "new.txt", "new\n", "made in DEST");
     git(&scene.work, &["tag", "-a", "-m", "after the move", "v9"]);
     git(&scene.dest, &["branch", "-D", "old"]);

@@ -25,7 +25,7 @@ fn gitlink_in_mirror(mirror: &std::path::Path, path: &str) -> String {
 
 #[test]
 fn gitlinks_are_named_through_a_submodule_map_or_a_placeholder() {
-    let scene = scene("export-gitlinks", false);
+    let scene = scene("export-gitlinks", &[]);
     let mirror = clone_mirror(&scene, "mirror.git");
     let (target, sha1) = ("ab".repeat(32), "cd".repeat(20));
     pin(&scene.work, "sub", &target);

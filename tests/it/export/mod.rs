@@ -6,12 +6,14 @@
 //! empty repository reproduces SOURCE (`empty_mirror.rs`), kills at every
 //! step end like an uninterrupted run (`resume.rs`), both sides gaining
 //! commits is refused (`diverged.rs`), gitlinks need a map
-//! (`gitlinks.rs`), and a damaged DEST is named (`corrupt.rs`).
+//! (`gitlinks.rs`), re-keyed notes map back (`notes.rs`), and a damaged
+//! DEST is named (`corrupt.rs`).
 
 mod corrupt;
 mod diverged;
 mod empty_mirror;
 mod gitlinks;
+mod notes;
 mod oracle;
 mod resume;
 
@@ -35,9 +37,9 @@ pub struct Scene {
 }
 
 /// SOURCE: a history worth deltifying, a side branch `topic`, a branch
-/// `old`, tags, a note; converted (with git's compat map when
-/// `compat`) into DEST, which gets a work tree on `main`.
-pub fn scene(label: &str, compat: bool) -> Scene {
+/// `old`, tags, a note; converted with `convert --quiet` and `flags` into
+/// DEST, which gets a work tree on `main`.
+pub fn scene(label: &str, flags: &[&str]) -> Scene {
     let root = scratch_dir(label);
     let source = root.join("src");
     std::fs::create_dir_all(&source).unwrap();
@@ -53,12 +55,9 @@ pub fn scene(label: &str, compat: bool) -> Scene {
         &["notes", "add", "-m", "a note from SOURCE", "HEAD~2"],
     );
     let dest = root.join("dest.git");
-    let flags: &[&str] = if compat {
-        &["--quiet", "--git-compat-map"]
-    } else {
-        &["--quiet"]
-    };
-    rehash_convert_ok(&source, &dest, flags);
+    let mut flags = flags.to_vec();
+    flags.push("--quiet");
+    rehash_convert_ok(&source, &dest, &flags);
     let work = root.join("work");
     git(
         &dest,

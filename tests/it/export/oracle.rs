@@ -19,7 +19,7 @@ use crate::support::repo_files::{all_objects, pack_files};
 
 #[test]
 fn every_object_made_in_dest_gets_the_sha1_name_git_gives_it() {
-    let scene = scene("export-oracle", true);
+    let scene = scene("export-oracle", &["--git-compat-map"]);
     let mirror = clone_mirror(&scene, "mirror.git");
     let made = new_history(&scene);
 

@@ -19,7 +19,7 @@ const SEGMENT_OBJECTS: &str = "5";
 
 /// A DEST with new history, kept pristine: each run gets a copy.
 fn pristine_dest(label: &str) -> PathBuf {
-    let scene = scene(label, false);
+    let scene = scene(label, &[]);
     for n in 0..6 {
         commit_file(
             &scene.work,
