@@ -163,7 +163,14 @@ fn export_in_pool(
     }
 
     progress.start("updating refs", None);
-    let ref_plan = refs::plan_refs(&dest_refs, &mirror_refs, &names)?;
+    let in_mirror = ObjectNames::open(
+        &mirror_layout::pack_dir(&mirror.git_dir),
+        Some(&mirror_layout::objects_dir(&mirror.git_dir)),
+    )?;
+    // git knows the empty tree without storing it.
+    let present =
+        |id: &crate::hash::ObjectId| in_mirror.has(id) || *id == HashKind::Sha1.empty_tree();
+    let ref_plan = refs::plan_refs(&dest_refs, &mirror_refs, &names, &present)?;
     update_refs(&mirror.git_dir, HashKind::Sha1, &ref_plan.updates)?;
     stops.kill_point(phase::REFS);
     outcome.refs_created = ref_plan.created;

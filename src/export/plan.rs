@@ -120,10 +120,12 @@ pub fn plan(inputs: &PlanInputs<'_>, names: &mut Names) -> Result<Plan, ExportEr
     items.dedup_by_key(|i| dest.id(i.at));
     inputs.progress.finish();
 
-    inputs.progress.start("reading new objects", None);
     let new: Vec<u32> = (0..items.len() as u32)
         .filter(|&i| items[i as usize].step == Step::Name)
         .collect();
+    inputs
+        .progress
+        .start("reading new objects", Some(new.len() as u64));
     let by_id: HashMap<ObjectId, u32> = new
         .iter()
         .map(|&i| (dest.id(items[i as usize].at), i))

@@ -83,11 +83,13 @@ pub fn check_divergence(
 }
 
 /// The updates that make MIRROR's refs DEST's, once every object of DEST
-/// has its SHA-1 name.
+/// has its SHA-1 name and MIRROR has every object (`in_mirror` says which
+/// it has: a ref is never pointed at one it lacks).
 pub fn plan_refs(
     dest: &SourceRefs,
     mirror: &SourceRefs,
     names: &Names,
+    in_mirror: &dyn Fn(&ObjectId) -> bool,
 ) -> Result<RefPlan, ExportError> {
     let mut plan = RefPlan::default();
     let mut mirror_refs: BTreeMap<String, RefTarget> =
@@ -99,6 +101,11 @@ pub fn plan_refs(
         .filter(|(n, _)| mirrored(n))
     {
         let new = translate_target(&name, &target, names)?;
+        if let RefTarget::Direct(id) = &new
+            && !in_mirror(id)
+        {
+            return Err(ref_target_missing_id(&name, target.id().unwrap_or(*id)));
+        }
         let mirror_name = mirror_name(&name, names).ok_or_else(|| ref_target_missing(&name))?;
         let old = mirror_refs.remove(&mirror_name);
         match &old {

@@ -105,7 +105,11 @@ fn a_copy_exported_from_still_follows_its_sha1_primary() {
     export_ok(&scene.dest, &mirror, &["--quiet"]);
     commit_file(&scene.source, "later.txt", "later\n", "made in SOURCE");
     let out = rehash_convert(&scene.source, &scene.dest, &["--quiet"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let summary = export_ok(&scene.dest, &mirror, &[]);
     assert!(summary.contains(" 0 new pairs recorded"), "{summary}");
     assert_eq!(refs(&mirror), refs(&scene.source));
