@@ -21,7 +21,8 @@ use git_rehash::progress::{NoProgress, Progress};
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The SHA-256 repository `git-rehash convert` made, with the commits,
-    /// tags and branches made in it since. Only its map is written.
+    /// tags and branches made in it since. Only its map (and the gitlink
+    /// pairs beside it) is written.
     dest: PathBuf,
     /// The SHA-1 repository to bring in line with DEST: a clone of the
     /// original SOURCE (only what it lacks is written) or an empty one.
