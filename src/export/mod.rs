@@ -16,9 +16,10 @@
 //! - `plan.rs`: what to name and write, in dependency order, and every
 //!   refusal (missing objects, unmapped gitlinks) before anything is
 //!   written;
-//! - `write.rs` (with `translate.rs`, `deltas.rs` and `segments.rs`): objects named,
-//!   pairs recorded chunk by chunk, objects written into checkpoint
-//!   segments;
+//! - `name.rs` (with `translate.rs`): the objects made in DEST named,
+//!   their pairs recorded chunk by chunk; those MIRROR has dropped;
+//! - `write.rs` (with `deltas.rs` and `segments.rs`): what MIRROR lacks
+//!   written into checkpoint segments;
 //! - `finish.rs`: the segments folded into one pack moved into MIRROR;
 //! - `refs.rs`: MIRROR's refs updated under git's locks, last.
 //!
@@ -32,6 +33,7 @@ mod error;
 mod finish;
 mod gitlinks;
 mod mirror_objects;
+mod name;
 mod names;
 mod options;
 mod outcome;
@@ -116,7 +118,7 @@ fn export_in_pool(
         Some(&mirror_layout::objects_dir(&mirror.git_dir)),
     )?;
     let segments = ObjectNames::open(&mirror_layout::segments_dir(&mirror.git_dir), None)?;
-    let plan = plan::plan(
+    let mut plan = plan::plan(
         &plan::PlanInputs {
             dest: &dest_objects,
             mirror: &mirror_objects,
@@ -126,8 +128,7 @@ fn export_in_pool(
         },
         &mut names,
     )?;
-    drop(segments);
-    // Before any tree that needs them is written: a later run, and
+    // Before any tree that needs them is named: a later run, and
     // `verify`, read the pairs there.
     gitlinks::record_used(&dest.git_dir, &plan.gitlinks)?;
     let mut outcome = ExportOutcome {
@@ -135,23 +136,36 @@ fn export_in_pool(
         gitlink_surrogates: names.surrogate_count(),
         ..Default::default()
     };
+    let translate = TranslateOptions {
+        strict_headers: dest.strict_headers,
+    };
+    outcome.pairs_recorded = name::name_new_objects(
+        &name::NameInputs {
+            dest: &dest_objects,
+            mirror: &mirror_objects,
+            segments: &segments,
+            translate,
+            stops: &stops,
+            progress,
+        },
+        &mut plan,
+        &mut names,
+        &mut dest.map,
+    )?;
+    drop(segments);
     let written = write::write_objects(
         &write::WriteInputs {
             dest: &dest_objects,
             plan: &plan,
-            translate: TranslateOptions {
-                strict_headers: dest.strict_headers,
-            },
+            translate,
             level: opts.compression,
             segment_dir: mirror_layout::segments_dir(&mirror.git_dir),
             stops: &stops,
             progress,
         },
-        &mut names,
-        &mut dest.map,
+        &names,
     )?;
     outcome.written_by_kind = written.by_kind;
-    outcome.pairs_recorded = written.pairs;
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.segments_written = written.segments;
     if stops.interrupted() {

@@ -227,12 +227,12 @@ fn classify(inputs: &PlanInputs<'_>, names: &Names, at: Location) -> Result<Clas
     Ok(Class::Item(Item { at, kind, step }))
 }
 
-/// The SHA-1 name DEST's map records for `id`, or git's own for the
-/// empty tree and blob.
+/// The SHA-1 name of the DEST object `id`: recorded in DEST's map, or
+/// worked out by this run, or git's own for the empty tree and blob.
 pub fn named_sha1(names: &Names, id: &ObjectId) -> Option<ObjectId> {
     well_known(id)
-        .or_else(|| names.recorded(id))
         .map(|(sha1, _)| sha1)
+        .or_else(|| names.sha1_of(id))
 }
 
 /// The pairs git knows without storing them (translate/ answers them the

@@ -1,13 +1,10 @@
-//! The write pass: every object of the plan, in its order, into MIRROR's
-//! segments. Objects are prepared in parallel chunks (read from DEST,
-//! their names checked, translated back, hashed, compressed), then named
-//! and appended in order:
+//! The write pass: every object of the plan that MIRROR lacks, in the
+//! plan's order, into MIRROR's segments. Every one is named by now (by
+//! DEST's map, or by `name.rs` for the objects made in DEST). Objects are
+//! prepared in parallel chunks (read from DEST, their names checked,
+//! translated back and checked against their recorded SHA-1, compressed),
+//! then appended in order:
 //!
-//! - a chunk's new pairs (objects made in DEST) are recorded in DEST's map
-//!   in one transaction before its objects are appended, so any object a
-//!   segment holds is named in the map, and a run after a kill finds it
-//!   there; the chunks come in dependency order, so the map stays closed
-//!   under references;
 //! - a blob DEST stores whole is copied as its compressed bytes (checked
 //!   against the CRC32 of its index), and one DEST stores as a delta of a
 //!   blob the plan puts earlier is copied as that delta: blob bytes are
@@ -29,10 +26,9 @@ use super::error::{ExportError, ExportRefusal};
 use super::names::Names;
 use super::plan::{Item, Plan, Step, named_sha1};
 use super::segments::{SegmentEntry, Segments};
-use super::translate::{blob_sha1, sha1_form};
+use super::translate::sha1_form;
 use crate::convert::{StopPoints, chunks_within};
 use crate::hash::ObjectId;
-use crate::idmap::{IdMap, MapRow};
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
 use crate::progress::Progress;
@@ -58,7 +54,6 @@ pub struct WriteInputs<'a> {
 #[derive(Debug, Default)]
 pub struct Written {
     pub by_kind: BTreeMap<ObjectKind, u64>,
-    pub pairs: u64,
     pub blobs_copied: u64,
     pub segments: u32,
     /// The SHA-1 of every object of the plan and its place in the plan's
@@ -95,18 +90,12 @@ enum Base {
 
 struct Prepared<'a> {
     item: Item,
-    id: ObjectId,
     sha1: ObjectId,
     payload: Payload<'a>,
 }
 
-/// Writes every object of the plan; records the pairs of the objects made
-/// in DEST in `map` and `names` as it goes.
-pub fn write_objects<'b>(
-    inputs: &WriteInputs<'b>,
-    names: &mut Names,
-    map: &mut IdMap,
-) -> Result<Written, ExportError> {
+/// Writes every object of the plan (all named by now).
+pub fn write_objects<'b>(inputs: &WriteInputs<'b>, names: &Names) -> Result<Written, ExportError> {
     let plan = inputs.plan;
     let total_items = plan.items().count() as u64;
     let to_write = plan.items().filter(|i| i.step != Step::InSegment).count() as u64;
@@ -123,7 +112,6 @@ pub fn write_objects<'b>(
             if inputs.stops.interrupted() {
                 return Err(ExportError::Interrupted);
             }
-            let names_ro = &*names;
             let prepared: Vec<Prepared<'b>> = chunk
                 .par_iter()
                 .map_init(
@@ -131,7 +119,7 @@ pub fn write_objects<'b>(
                     |(cache, body, out), &k| {
                         let prep = Prep {
                             inputs,
-                            names: names_ro,
+                            names,
                             stage,
                         };
                         prep.prepare(k as usize, cache, body, out)
@@ -139,8 +127,6 @@ pub fn write_objects<'b>(
                 )
                 .collect::<Result<_, _>>()?;
             let prepared = search_deltas(prepared, inputs.level);
-            record_pairs(&prepared, names, map, &mut written)?;
-            inputs.stops.kill_point(super::phase::COMMITTED);
             for p in prepared {
                 if let ObjectId::Sha1(raw) = p.sha1 {
                     written.order.push((raw, position));
@@ -189,31 +175,6 @@ fn search_deltas(mut prepared: Vec<Prepared<'_>>, level: u32) -> Vec<Prepared<'_
         };
     }
     prepared
-}
-
-/// Records the pairs of the chunk's objects made in DEST, in `names`
-/// and, in one transaction, in DEST's map.
-fn record_pairs(
-    prepared: &[Prepared<'_>],
-    names: &mut Names,
-    map: &mut IdMap,
-    written: &mut Written,
-) -> Result<(), ExportError> {
-    let rows: Vec<MapRow> = prepared
-        .iter()
-        .filter(|p| p.item.step == Step::Name)
-        .map(|p| MapRow {
-            sha1: p.sha1,
-            sha256: p.id,
-            kind: p.item.kind,
-        })
-        .collect();
-    for row in &rows {
-        names.add(&row.sha256, &row.sha1);
-    }
-    map.record_exported(&rows)?;
-    written.pairs += rows.len() as u64;
-    Ok(())
 }
 
 fn append(
@@ -277,60 +238,43 @@ impl<'b> Prep<'_, 'b> {
         let dest = self.inputs.dest;
         let item = self.stage[k];
         let id = dest.id(item.at);
-        let recorded = named_sha1(self.names, &id);
-        if item.step == Step::InSegment {
-            let sha1 = recorded.expect("a segment holds only named objects");
-            return Ok(Prepared {
-                item,
-                id,
-                sha1,
-                payload: Payload::Nothing,
-            });
-        }
-        if item.kind == ObjectKind::Blob {
-            return self.prepare_blob(k, recorded, cache, body);
-        }
-        let kind = dest.read(item.at, cache, body)?;
-        let sha1 = sha1_form(id, kind, body, self.names, self.inputs.translate, out)?;
-        if let Some(mapped) = recorded.filter(|&m| m != sha1) {
-            return Err(ExportRefusal::Irreversible {
-                id,
-                kind,
-                actual: sha1,
-                mapped,
+        let named = named_sha1(self.names, &id).expect("every object of the plan is named by now");
+        let payload = match (item.step, item.kind) {
+            (Step::InSegment, _) => Payload::Nothing,
+            (_, ObjectKind::Blob) => self.blob_payload(k, cache, body)?,
+            (_, _) => {
+                let kind = dest.read(item.at, cache, body)?;
+                let sha1 = sha1_form(id, kind, body, self.names, self.inputs.translate, out)?;
+                if sha1 != named {
+                    return Err(ExportRefusal::Irreversible {
+                        id,
+                        kind,
+                        actual: sha1,
+                        mapped: named,
+                    }
+                    .into());
+                }
+                Payload::Body(std::mem::take(out))
             }
-            .into());
-        }
+        };
         Ok(Prepared {
             item,
-            id,
-            sha1,
-            payload: Payload::Body(std::mem::take(out)),
+            sha1: named,
+            payload,
         })
     }
 
-    /// A blob: copied as DEST stores it when it can be; its name worked
-    /// out from its bytes when DEST's map does not have it.
-    fn prepare_blob(
+    /// A blob, copied as DEST stores it when it can be: whole, or as a
+    /// delta of a blob earlier in the plan; else inflated and deflated.
+    fn blob_payload(
         &self,
         k: usize,
-        recorded: Option<ObjectId>,
         cache: &mut DeltaCache,
         body: &mut Vec<u8>,
-    ) -> Result<Prepared<'b>, ExportError> {
+    ) -> Result<Payload<'b>, ExportError> {
         let dest = self.inputs.dest;
-        let item = self.stage[k];
-        let id = dest.id(item.at);
-        let mut read = false;
-        let sha1 = match recorded {
-            Some(sha1) => sha1,
-            None => {
-                dest.read(item.at, cache, body)?;
-                read = true;
-                blob_sha1(id, body)?
-            }
-        };
-        let payload = match dest.stored(item.at)? {
+        let at = self.stage[k].at;
+        Ok(match dest.stored(at)? {
             Some(Stored::Whole { zlib, size }) => Payload::Whole {
                 size,
                 zlib: Cow::Borrowed(zlib),
@@ -341,20 +285,12 @@ impl<'b> Prep<'_, 'b> {
                 zlib: Cow::Borrowed(zlib),
             },
             _ => {
-                if !read {
-                    dest.read(item.at, cache, body)?;
-                }
+                dest.read(at, cache, body)?;
                 Payload::Whole {
                     size: body.len() as u64,
                     zlib: Cow::Owned(deflate(body, self.inputs.level)),
                 }
             }
-        };
-        Ok(Prepared {
-            item,
-            id,
-            sha1,
-            payload,
         })
     }
 

@@ -1,13 +1,14 @@
 //! An export into an empty SHA-1 repository writes the whole history: for
 //! a DEST nothing was made in, MIRROR then holds exactly SOURCE's refs and
 //! objects; with new history, the same as an export into a clone of
-//! SOURCE. An object whose SHA-1 form cannot be recovered from its SHA-256
+//! SOURCE, which gets only what it lacks (not even a new object it has
+//! loose). An object whose SHA-1 form cannot be recovered from its SHA-256
 //! form is refused by name, and MIRROR is left as it was.
 
 use super::{assert_fsck, clone_mirror, empty_mirror, export_ok, export_refused, refs, scene};
 use crate::support::converted::default_conversion;
 use crate::support::file_tree::copy_dir;
-use crate::support::git::git;
+use crate::support::git::{git, git_with_input};
 use crate::support::history::commit_file;
 use crate::support::repo_files::{all_objects, pack_files};
 use crate::support::scratch::scratch_dir;
@@ -38,7 +39,12 @@ fn new_history_exported_into_an_empty_mirror_equals_one_exported_into_a_clone() 
     git(&scene.work, &["tag", "-a", "-m", "after the move", "v9"]);
     git(&scene.dest, &["branch", "-D", "old"]);
     let clone = clone_mirror(&scene, "clone.git");
-    export_ok(&scene.dest, &clone, &[]);
+    // The clone already has the new blob, loose: it is not written again.
+    git_with_input(&clone, &["hash-object", "-w", "--stdin"], b"new\n");
+    let summary = export_ok(&scene.dest, &clone, &[]);
+    assert!(summary.contains("exported: 3 objects ("), "{summary}");
+    assert!(summary.contains("4 new pairs recorded"), "{summary}");
+    assert!(!summary.contains("blobs"), "{summary}");
     // The second export finds the pairs the first one recorded.
     let empty = empty_mirror(&scene.root);
     let summary = export_ok(&scene.dest, &empty, &[]);
