@@ -37,8 +37,12 @@ impl Location {
 
 /// How a packed object is stored, for copying it as it is.
 pub enum Stored<'a> {
-    /// Whole: the zlib stream of `size` bytes.
-    Whole { zlib: &'a [u8], size: u64 },
+    /// Whole: the zlib stream of the `size`-byte object of type `kind`.
+    Whole {
+        kind: ObjectKind,
+        zlib: &'a [u8],
+        size: u64,
+    },
     /// A delta of `size` bytes against the object at `base`.
     Delta {
         base: Location,
@@ -255,7 +259,7 @@ impl DestObjects {
         let zlib = &whole[(entry.data_offset - offset) as usize..];
         let size = entry.size;
         let base = match entry.kind {
-            EntryKind::Base(_) => return Ok(Some(Stored::Whole { zlib, size })),
+            EntryKind::Base(kind) => return Ok(Some(Stored::Whole { kind, zlib, size })),
             EntryKind::OfsDelta { base_offset } => layout.entry(base_offset).map(|(p, _)| p),
             EntryKind::RefDelta { base_id } => pack.idx.lookup(&base_id),
         };

@@ -160,6 +160,7 @@ fn export_in_pool(
             translate,
             level: opts.compression,
             segment_dir: mirror_layout::segments_dir(&mirror.git_dir),
+            map_path: dest.map.path(),
             stops: &stops,
             progress,
         },

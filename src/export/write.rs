@@ -46,6 +46,8 @@ pub struct WriteInputs<'a> {
     /// zlib level of what is deflated anew.
     pub level: u32,
     pub segment_dir: PathBuf,
+    /// DEST's map, for messages.
+    pub map_path: &'a std::path::Path,
     pub stops: &'a StopPoints,
     pub progress: &'a dyn Progress,
 }
@@ -265,7 +267,9 @@ impl<'b> Prep<'_, 'b> {
     }
 
     /// A blob, copied as DEST stores it when it can be: whole, or as a
-    /// delta of a blob earlier in the plan; else inflated and deflated.
+    /// delta of a blob earlier in the plan; else inflated and deflated
+    /// (and so checked against its name, like an entry whose type is not
+    /// the blob the map says).
     fn blob_payload(
         &self,
         k: usize,
@@ -275,17 +279,26 @@ impl<'b> Prep<'_, 'b> {
         let dest = self.inputs.dest;
         let at = self.stage[k].at;
         Ok(match dest.stored(at)? {
-            Some(Stored::Whole { zlib, size }) => Payload::Whole {
-                size,
-                zlib: Cow::Borrowed(zlib),
-            },
+            Some(Stored::Whole { kind, zlib, size }) if kind == ObjectKind::Blob => {
+                Payload::Whole {
+                    size,
+                    zlib: Cow::Borrowed(zlib),
+                }
+            }
             Some(Stored::Delta { base, zlib, size }) if self.earlier(base, k) => Payload::Delta {
                 base: Base::Stored(dest.id(base)),
                 size,
                 zlib: Cow::Borrowed(zlib),
             },
             _ => {
-                dest.read(at, cache, body)?;
+                let kind = dest.read(at, cache, body)?;
+                if kind != ObjectKind::Blob {
+                    return Err(crate::idmap::IdMapError::CorruptRow {
+                        path: self.inputs.map_path.to_path_buf(),
+                        reason: format!("{} is a {kind}, its row says blob", dest.id(at)),
+                    }
+                    .into());
+                }
                 Payload::Whole {
                     size: body.len() as u64,
                     zlib: Cow::Owned(deflate(body, self.inputs.level)),
