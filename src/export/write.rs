@@ -279,12 +279,14 @@ impl<'b> Prep<'_, 'b> {
         let dest = self.inputs.dest;
         let at = self.stage[k].at;
         Ok(match dest.stored(at)? {
-            Some(Stored::Whole { kind, zlib, size }) if kind == ObjectKind::Blob => {
-                Payload::Whole {
-                    size,
-                    zlib: Cow::Borrowed(zlib),
-                }
-            }
+            Some(Stored::Whole {
+                kind: ObjectKind::Blob,
+                zlib,
+                size,
+            }) => Payload::Whole {
+                size,
+                zlib: Cow::Borrowed(zlib),
+            },
             Some(Stored::Delta { base, zlib, size }) if self.earlier(base, k) => Payload::Delta {
                 base: Base::Stored(dest.id(base)),
                 size,
