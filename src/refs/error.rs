@@ -56,6 +56,11 @@ pub enum RefsError {
     )]
     Locked { refname: String, lock: PathBuf },
 
+    /// A ref to write and an existing one are file and directory of each
+    /// other (`refs/heads/a`, `refs/heads/a/b`), which git cannot store.
+    #[error("ref {refname} cannot be written: {other} exists, and git cannot have both")]
+    NameConflict { refname: String, other: String },
+
     /// A ref changed after it was read: another program updated it.
     #[error(
         "ref {refname} changed while git-rehash was working (another program updated it); nothing was changed, run again"

@@ -15,6 +15,7 @@ use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
+use super::publish::lock_path;
 use super::read::{read_optional, read_ref_file};
 use super::{PackedRefs, RefTarget, RefsError};
 use crate::hash::HashKind;
@@ -30,11 +31,14 @@ pub struct RefUpdate {
     pub new: Option<RefTarget>,
 }
 
-/// Lock files taken, removed on drop unless renamed into place first.
-#[derive(Default)]
-struct Locks(Vec<PathBuf>);
+/// Lock files taken, removed on drop unless renamed into place first
+/// (with the directories made for them, when left empty).
+struct Locks<'a> {
+    git_dir: &'a Path,
+    taken: Vec<PathBuf>,
+}
 
-impl Locks {
+impl Locks<'_> {
     /// Creates `path` exclusively; another program's lock is an error
     /// naming `refname`.
     fn take(&mut self, refname: &str, path: PathBuf) -> Result<fs::File, RefsError> {
@@ -43,7 +47,7 @@ impl Locks {
         }
         match OpenOptions::new().write(true).create_new(true).open(&path) {
             Ok(file) => {
-                self.0.push(path);
+                self.taken.push(path);
                 Ok(file)
             }
             Err(e) if e.kind() == ErrorKind::AlreadyExists => Err(RefsError::Locked {
@@ -55,10 +59,12 @@ impl Locks {
     }
 }
 
-impl Drop for Locks {
+impl Drop for Locks<'_> {
     fn drop(&mut self) {
-        for path in &self.0 {
-            let _ = fs::remove_file(path);
+        for path in &self.taken {
+            if fs::remove_file(path).is_ok() {
+                prune_empty_parents(self.git_dir, path);
+            }
         }
     }
 }
@@ -70,7 +76,10 @@ pub fn update_refs(git_dir: &Path, hash: HashKind, updates: &[RefUpdate]) -> Res
     if updates.is_empty() {
         return Ok(());
     }
-    let mut locks = Locks::default();
+    let mut locks = Locks {
+        git_dir,
+        taken: Vec::new(),
+    };
     let mut files = Vec::with_capacity(updates.len());
     for update in updates {
         let path = git_dir.join(&update.name);
@@ -90,7 +99,11 @@ pub fn update_refs(git_dir: &Path, hash: HashKind, updates: &[RefUpdate]) -> Res
 
     // Under the locks: every ref must still be what the caller saw.
     for (update, (path, _)) in updates.iter().zip(&files) {
-        let loose = read_ref_file(path, hash)?;
+        // A directory there is the room made for a ref of this update.
+        let loose = match path.is_dir() {
+            true => None,
+            false => read_ref_file(path, hash)?,
+        };
         let found = loose.or_else(|| {
             packed
                 .iter()
@@ -101,6 +114,25 @@ pub fn update_refs(git_dir: &Path, hash: HashKind, updates: &[RefUpdate]) -> Res
         if found != update.old {
             return Err(RefsError::Changed {
                 refname: update.name.clone(),
+            });
+        }
+    }
+    // git keeps `refs/x` and `refs/x/y` apart: a packed ref that stays
+    // must not be a directory of a ref written, nor the other way round.
+    let stays = packed
+        .iter()
+        .flat_map(|p| &p.entries)
+        .filter(|e| !deletes.iter().any(|d| d.name == e.name));
+    for entry in stays {
+        let nested = |a: &str, b: &str| a.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
+        if let Some(update) = updates
+            .iter()
+            .filter(|u| u.new.is_some())
+            .find(|u| nested(&u.name, &entry.name) || nested(&entry.name, &u.name))
+        {
+            return Err(RefsError::NameConflict {
+                refname: update.name.clone(),
+                other: entry.name.clone(),
             });
         }
     }
@@ -149,26 +181,24 @@ pub fn update_refs(git_dir: &Path, hash: HashKind, updates: &[RefUpdate]) -> Res
         }
     }
     // Every lock is renamed or removed: nothing is left to clean up.
-    locks.0.clear();
+    locks.taken.clear();
     for dir in dirs {
         crate::durable::sync_dir(&dir).map_err(|e| RefsError::io(&e.path, e.source))?;
     }
     Ok(())
 }
 
-/// Removes `path`; `false` when there was nothing to remove.
+/// Removes `path`; `false` when there was nothing to remove (or only the
+/// directory of a ref written in the same update).
 fn remove_if_there(path: &Path) -> Result<bool, RefsError> {
+    if path.is_dir() {
+        return Ok(false);
+    }
     match fs::remove_file(path) {
         Ok(()) => Ok(true),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(false),
         Err(e) => Err(RefsError::io(path, e)),
     }
-}
-
-fn lock_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".lock");
-    PathBuf::from(name)
 }
 
 /// Removes the directories a deleted file leaves empty, up to (not
@@ -307,6 +337,29 @@ mod tests {
             "their lock is theirs"
         );
         assert!(!git.join("packed-refs.lock").exists(), "ours is removed");
+    }
+
+    #[test]
+    fn a_ref_nested_in_a_packed_one_is_refused() {
+        let dir = repo();
+        let err = update_refs(
+            dir.path(),
+            HashKind::Sha1,
+            &[update("refs/heads/main/sub", None, Some(id(7)))],
+        )
+        .unwrap_err();
+        assert!(matches!(err, RefsError::NameConflict { .. }), "{err}");
+        assert!(!dir.path().join("refs/heads/main").exists());
+        // Deleted in the same update, it is no conflict.
+        update_refs(
+            dir.path(),
+            HashKind::Sha1,
+            &[
+                update("refs/heads/main", Some(id(0x11)), None),
+                update("refs/heads/main/sub", None, Some(id(7))),
+            ],
+        )
+        .unwrap();
     }
 
     fn walk(dir: &Path) -> Vec<String> {
