@@ -193,9 +193,10 @@ fn export_in_pool(
     outcome.refs_deleted = ref_plan.deleted;
     outcome.refs_left_alone = ref_plan.left_alone;
     progress.finish();
-    if outcome.pairs_recorded > 0 {
-        // The new rows emptied the map's prefix filters: `map --batch`
-        // is fast again once they describe every row.
+    if outcome.pairs_recorded > 0 || !dest.map.lookup_aids_current()? {
+        // New rows (this run's, or a killed run's) emptied the map's
+        // prefix filters: `map --batch` is fast again once they describe
+        // every row.
         progress.start("indexing map", None);
         dest.map.finish_load()?;
         progress.finish();

@@ -44,6 +44,17 @@ impl IdMap {
         tx.commit().map_err(sql)
     }
 
+    /// Whether the prefix filters describe the current rows (rows added
+    /// since emptied them; `finish_load` builds them again).
+    pub fn lookup_aids_current(&self) -> Result<bool, IdMapError> {
+        self.conn
+            .query_row("SELECT count(*) FROM prefix_filter", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n == 2)
+            .map_err(|e| self.sql(e))
+    }
+
     /// How many pairs came from DEST's own history.
     pub fn exported_count(&self) -> Result<u64, IdMapError> {
         self.conn
@@ -82,7 +93,9 @@ mod tests {
         assert!(!map.is_exported(&row(0).sha256).unwrap());
         // The prefix filters described the old rows only: the insert
         // emptied them, and a rebuild describes every row again.
+        assert!(!map.lookup_aids_current().unwrap());
         map.finish_load().unwrap();
+        assert!(map.lookup_aids_current().unwrap());
         assert_eq!(map.lookup(&new[0].sha1).unwrap(), Some(new[0]));
     }
 }
