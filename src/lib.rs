@@ -11,10 +11,14 @@
 //! - [`convert`]: the orchestration of a whole conversion.
 //! - [`textmap`]: rewriting SHA-1 names quoted in free text (no SQLite).
 //! - [`verify`]: an independent check of a finished conversion.
+//! - [`export`]: the way back: a SHA-256 repository's new history written
+//!   into a SHA-1 mirror.
 //! - `fuzzing`: entry points for the fuzz targets in `fuzz/` (hidden).
 
 pub mod convert;
 pub mod durable;
+pub mod export;
+pub mod flock;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod gitconfig;
@@ -31,4 +35,5 @@ mod test_git;
 pub mod textmap;
 pub mod translate;
 pub mod verify;
+mod worker_pool;
 pub mod zlib;

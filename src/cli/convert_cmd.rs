@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
-use super::convert_exit::EXIT_INTERRUPTED;
+use super::convert_exit::interrupted;
 use super::json_report::RunReport;
 use super::phase_timings::PhaseTimings;
 use super::progress_bars::Bars;
@@ -175,15 +175,16 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let outcome = match result {
         Ok(outcome) => outcome,
         Err(ConvertError::Interrupted) => {
-            if let Some(bars) = &bars {
-                bars.finish();
-            }
-            eprintln!(
-                "git-rehash: interrupted; everything converted so far is kept. Run the same command again to resume:\n  git-rehash convert {} {}",
+            let rerun = format!(
+                "git-rehash convert {} {}",
                 args.source.display(),
                 args.dest.display()
             );
-            return Ok(ExitCode::from(EXIT_INTERRUPTED));
+            return Ok(interrupted(
+                bars.as_ref(),
+                "everything converted so far",
+                &rerun,
+            ));
         }
         Err(e) => return Err(e.into()),
     };

@@ -1,11 +1,25 @@
 //! How a conversion ends for its caller: the exit status of each result,
 //! what it means, and the word `--json` reports for it.
 
+use std::process::ExitCode;
+
 use git_rehash::convert::{ConvertError, ConvertOutcome, ErrorKind};
 
 /// Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as a
 /// shell reports it).
 pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Says that a run was interrupted, clears the bars, and gives the exit
+/// status of an interruption. `rerun` is the command that resumes it.
+pub fn interrupted(bars: Option<&super::progress_bars::Bars>, kept: &str, rerun: &str) -> ExitCode {
+    if let Some(bars) = bars {
+        git_rehash::progress::Progress::finish(bars);
+    }
+    eprintln!(
+        "git-rehash: interrupted; {kept} is kept. Run the same command again to resume:\n  {rerun}"
+    );
+    ExitCode::from(EXIT_INTERRUPTED)
+}
 
 /// How a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

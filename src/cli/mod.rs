@@ -3,6 +3,7 @@
 
 mod convert_cmd;
 mod convert_exit;
+mod export_cmd;
 mod json_report;
 mod map_cmd;
 mod phase_timings;
@@ -35,6 +36,10 @@ enum Command {
     /// Fold the packs of a converted repository (one per incremental run)
     /// into one, and write its commit-graph and bitmap again.
     Repack(repack_cmd::RepackArgs),
+    /// Write the history of a converted (SHA-256) repository back into a
+    /// SHA-1 mirror, with the SHA-1 names git's compat mode gives it.
+    #[command(name = "export-sha1")]
+    ExportSha1(export_cmd::ExportArgs),
     /// Check a conversion: object names, the map (by translating back to
     /// SHA-1), and refs (against SOURCE when given).
     Verify(verify_cmd::VerifyArgs),
@@ -56,6 +61,7 @@ pub fn main() -> ExitCode {
         Command::TranslateText(args) => translate_text_cmd::run(args),
         Command::Verify(args) => verify_cmd::run(args),
         Command::Repack(args) => repack_cmd::run(args),
+        Command::ExportSha1(args) => export_cmd::run(args),
     };
     match result {
         Ok(code) => code,

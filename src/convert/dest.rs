@@ -8,8 +8,7 @@
 //! first conversion leaves a directory git does not open. Later runs
 //! (resume, incremental update) reuse DEST as it is.
 
-use std::fs::{self, File, OpenOptions};
-use std::io::Write;
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
 use crate::convert::ConvertError;
@@ -80,22 +79,8 @@ impl Dest {
     pub fn open(path: &Path) -> Result<Self, ConvertError> {
         let path = fs::canonicalize(path).map_err(|e| ConvertError::io(path, e))?;
         let lock = dest_layout::lock(&path);
-        let mut f = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock)
-            .map_err(|e| ConvertError::io(&lock, e))?;
-        match f.try_lock() {
-            Ok(()) => {}
-            Err(fs::TryLockError::WouldBlock) => {
-                return Err(DestState::Locked { lock: lock.clone() }.into());
-            }
-            Err(fs::TryLockError::Error(e)) => return Err(ConvertError::io(&lock, e)),
-        }
-        f.set_len(0).map_err(|e| ConvertError::io(&lock, e))?;
-        writeln!(f, "{}", std::process::id()).map_err(|e| ConvertError::io(&lock, e))?;
+        let f = crate::flock::try_lock(&lock)?
+            .ok_or_else(|| DestState::Locked { lock: lock.clone() })?;
         // The rest of the skeleton (again, if a killed run left it
         // unfinished). What exists stays: a reftable DEST's `refs/heads` is
         // a file.

@@ -45,12 +45,15 @@ pub use error::{
 pub use finish::repack::{Repacked, repack};
 pub use finish::serve::ServingIndexes;
 pub use interop::InteropOutcome;
-pub use interop::external_map::surrogate_for;
+pub use interop::external_map::{ExternalMap, surrogate_for};
+pub use interop::gitlinks_record;
 pub use interop::rekey_notes::RekeyedRef;
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags};
 pub use outcome::{ConvertOutcome, SubmoduleOutcome};
 pub use resume::JOURNAL_FORMAT;
+pub use resume::stop_points::StopPoints;
 pub use scan::{MissingReference, UnmappedGitlink, UnmappedMergetag};
+pub use write::chunking::chunks_within;
 
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
@@ -61,7 +64,7 @@ use crate::translate::TranslateOptions;
 use context::Run;
 use interop::submodules;
 use objects::{inventory, read_cache};
-use resume::stop_points::{StopPoints, phase};
+use resume::stop_points::phase;
 
 /// Converts `opts.source` into a SHA-256 repository at `opts.dest`, or
 /// continues / updates the conversion already there.
@@ -97,14 +100,8 @@ pub fn convert(
         submodules::record_submodule(&mut opts, job, outcome, &mut submodules);
     }
     let opts = &opts;
-    // Named, so a profile or /proc tells the workers from the helpers.
-    let mut builder = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("rehash-worker-{i}"));
-    if let Some(jobs) = opts.jobs {
-        builder = builder.num_threads(jobs.max(1));
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| ConvertError::io(&opts.dest, std::io::Error::other(e)))?;
+    let pool = crate::worker_pool::worker_pool(opts.jobs, "rehash-worker")
+        .map_err(|e| ConvertError::io(&opts.dest, e))?;
     let mut outcome = pool.install(|| convert_in_pool(opts, progress))?;
     outcome.submodules = submodules;
     Ok(outcome)
@@ -305,7 +302,7 @@ fn convert_in_pool(
             &mut map,
         )?;
         let updates: Vec<_> = rekeyed.iter().map(|r| (r.name.clone(), r.commit)).collect();
-        ref_files.extend(refs::update_refs(&dest.path, ref_format, &updates)?);
+        ref_files.extend(refs::point_refs(&dest.path, ref_format, &updates)?);
         outcome.interop.notes_rekeyed = rekeyed;
     }
     stops.kill_point(phase::REFS);

@@ -68,6 +68,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0007_verbatim_mergetags.sql"),
         then: None,
     },
+    Migration {
+        id: 8,
+        sql: include_str!("../../migrations/0008_exported_pairs.sql"),
+        then: None,
+    },
 ];
 
 /// The highest migration number this build knows.

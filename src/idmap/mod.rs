@@ -13,6 +13,7 @@
 mod created;
 mod error;
 mod export;
+mod exported;
 mod journal;
 mod lookup_aids;
 mod mergetags;

@@ -61,6 +61,24 @@ pub enum RefsError {
     #[error("ref {refname} points at {id}, which has no translated id")]
     Unmapped { refname: String, id: ObjectId },
 
+    /// Another program holds the lock of a ref to update (`<ref>.lock`).
+    #[error(
+        "ref {refname} is locked by another program ({}); try again when it is done, or remove the lock file if no git is running",
+        lock.display()
+    )]
+    Locked { refname: String, lock: PathBuf },
+
+    /// A ref to write and an existing one are file and directory of each
+    /// other (`refs/heads/a`, `refs/heads/a/b`), which git cannot store.
+    #[error("ref {refname} cannot be written: {other} exists, and git cannot have both")]
+    NameConflict { refname: String, other: String },
+
+    /// A ref changed after it was read: another program updated it.
+    #[error(
+        "ref {refname} changed while git-rehash was working (another program updated it); nothing was changed, run again"
+    )]
+    Changed { refname: String },
+
     /// The id map answered with an id of the wrong hash kind; writing it
     /// would produce refs the destination repository cannot read.
     #[error("ref {refname}: the map translated {from} into {got:?}, expected a {expected} id")]

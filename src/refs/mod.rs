@@ -7,8 +7,9 @@
 //! worktrees (worktrees.rs). Each file format has its own module, the
 //! reftable format its own directory; the snapshot ([`read_source_refs`])
 //! and the translated output ([`write_translated_refs`]) are the two entry
-//! points. Operations in progress are detected ([`in_progress_operation`])
-//! so the caller can refuse them.
+//! points; [`update_refs`] changes the refs of a files repository in use,
+//! under git's ref locks. Operations in progress are detected
+//! ([`in_progress_operation`]) so the caller can refuse them.
 
 mod error;
 mod mapping;
@@ -21,6 +22,7 @@ mod reftable;
 mod state;
 mod storage;
 mod target;
+mod update;
 mod worktrees;
 mod write;
 
@@ -36,5 +38,6 @@ pub use reflog::{Reflog, ReflogEntry};
 pub use state::{in_progress_in_table, in_progress_operation};
 pub use storage::RefStorage;
 pub use target::RefTarget;
+pub use update::{RefUpdate, update_refs};
 pub use worktrees::{WORKTREE_HEADS, WORKTREE_REFS};
-pub use write::{RefsOutcome, update_refs, write_translated_refs};
+pub use write::{RefsOutcome, point_refs, write_translated_refs};

@@ -62,7 +62,8 @@ pub fn publish_all(root: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Refs
     }
 }
 
-fn lock_path(path: &Path) -> PathBuf {
+/// git's lock file of `path`: `<path>.lock`.
+pub(super) fn lock_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".lock");
     PathBuf::from(name)

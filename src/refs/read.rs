@@ -221,7 +221,7 @@ pub(super) fn read_reflog_files(dir: &Path, hash: HashKind) -> Result<Vec<Reflog
 
 /// Reads a one-value ref file; `None` if it does not exist. A symlink into
 /// `refs/` is git's legacy form of a symbolic ref and is read as one.
-pub(super) fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsError> {
+pub(crate) fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTarget>, RefsError> {
     match fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let link = fs::read_link(path).map_err(|e| RefsError::io(path, e))?;
@@ -239,7 +239,7 @@ pub(super) fn read_ref_file(path: &Path, hash: HashKind) -> Result<Option<RefTar
 }
 
 /// The file content, or `None` if it does not exist.
-fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RefsError> {
+pub(crate) fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, RefsError> {
     match fs::read(path) {
         Ok(content) => Ok(Some(content)),
         Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),

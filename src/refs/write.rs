@@ -90,7 +90,7 @@ pub fn write_translated_refs(
 /// refs [`write_translated_refs`] wrote in the backend `storage`, without
 /// reflog entries: a loose ref file each (hiding a `packed-refs` entry), or
 /// one more table on top of the stack. Returns the files written.
-pub fn update_refs(
+pub fn point_refs(
     dest_git_dir: &Path,
     storage: RefStorage,
     updates: &[(String, ObjectId)],

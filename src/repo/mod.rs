@@ -1,9 +1,10 @@
-//! The two repositories of a conversion as places on disk: SOURCE, found
-//! and checked read-only (with the object directories it borrows from),
-//! and the layout of DEST.
+//! The repositories as places on disk: SOURCE, found and checked
+//! read-only (with the object directories it borrows from), the layout of
+//! DEST, and the paths an export uses in MIRROR.
 
 pub mod alternates;
 pub mod dest_layout;
+pub mod mirror_layout;
 mod source;
 
 pub use source::{SourceError, SourceRepo};

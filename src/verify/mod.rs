@@ -110,13 +110,8 @@ impl VerifyReport {
 
 /// Verifies the conversion at `opts.dest`.
 pub fn verify(opts: &VerifyOptions, progress: &dyn Progress) -> Result<VerifyReport, VerifyError> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(jobs) = opts.jobs {
-        builder = builder.num_threads(jobs.max(1));
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| VerifyError::io(&opts.dest, std::io::Error::other(e)))?;
+    let pool = crate::worker_pool::worker_pool(opts.jobs, "rehash-verify")
+        .map_err(|e| VerifyError::io(&opts.dest, e))?;
     pool.install(|| verify_in_pool(opts, progress))
 }
 
@@ -257,7 +252,9 @@ fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyErro
                     .next()
                     .and_then(|h| ObjectId::from_hex(HashKind::Sha256, h.as_bytes())),
             );
-        if fields.next() == Some("surrogate") {
+        // Either side may be the stand-in: `convert`'s surrogates name
+        // SHA-1 gitlinks in SHA-256, `export-sha1`'s the other way.
+        if matches!(fields.next(), Some("surrogate" | "sha1-surrogate")) {
             surrogates += 1;
         }
         match parsed {

@@ -8,6 +8,7 @@
 
 mod cli;
 mod convert;
+mod export;
 mod fixtures_selftest;
 mod fuzz_smoke;
 mod hostile;

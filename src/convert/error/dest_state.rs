@@ -17,6 +17,14 @@ pub enum DestState {
         path.display()
     )]
     Mismatch { path: PathBuf, reason: String },
+    /// Commits were made in DEST: a conversion would move its refs back.
+    #[error(
+        "destination {} has history of its own: {reason}. A convert run would move DEST's refs \
+         back to SOURCE's, so it changed nothing; git-rehash does not guess which side's history \
+         wins (docs/interop.md, \"When both sides gain commits\")",
+        path.display()
+    )]
+    OwnHistory { path: PathBuf, reason: String },
     #[error(
         "destination {} is damaged: {reason}. Run with --force to delete it and start over",
         path.display()

@@ -118,7 +118,7 @@ fn fold_into_one(
     })?;
     drop(inputs.packs);
     stops.kill_point(phase::FOLDED);
-    let stem = stem_of(&written.pack_path);
+    let stem = written.stem();
     let objects = u64::from(written.num_objects);
     // A lone input with no delta to rewrite folds into itself: same bytes,
     // same name, not to be deleted.
@@ -191,12 +191,4 @@ fn remove_packs(pack_dir: &Path, stems: &[String]) -> Result<(), ConvertError> {
     }
     crate::durable::sync_dir(pack_dir)?;
     Ok(())
-}
-
-fn stem_of(pack_path: &Path) -> String {
-    pack_path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("pack names are ASCII")
-        .to_string()
 }

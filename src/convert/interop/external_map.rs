@@ -28,9 +28,10 @@ pub enum PairOrigin {
 
 impl PairOrigin {
     pub fn as_str(self) -> &'static str {
+        use super::gitlinks_record::origin;
         match self {
-            PairOrigin::SubmoduleMap => "submodule-map",
-            PairOrigin::Surrogate => "surrogate",
+            PairOrigin::SubmoduleMap => origin::SUBMODULE_MAP,
+            PairOrigin::Surrogate => origin::SURROGATE,
         }
     }
 }
@@ -101,6 +102,13 @@ impl ExternalMap {
     /// The SHA-256 name of a SHA-1 gitlink target.
     pub fn get(&self, id: &ObjectId) -> Option<ObjectId> {
         self.entry(id).map(|(s, _)| s)
+    }
+
+    /// Every pair, as (SHA-1, SHA-256), by SHA-1.
+    pub fn pairs(&self) -> impl Iterator<Item = (ObjectId, ObjectId)> + '_ {
+        self.pairs
+            .iter()
+            .map(|(a, b, _)| (ObjectId::Sha1(*a), ObjectId::Sha256(*b)))
     }
 
     pub fn entry(&self, id: &ObjectId) -> Option<(ObjectId, PairOrigin)> {

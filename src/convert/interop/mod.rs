@@ -5,12 +5,13 @@
 
 pub mod compat_map;
 pub mod external_map;
+pub mod gitlinks_record;
 pub mod gitmodules;
 pub mod notes_tree;
 pub mod rekey_notes;
 pub mod submodules;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::convert::ConvertError;
@@ -19,7 +20,6 @@ use crate::convert::interop::external_map::{ExternalMap, PairOrigin};
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::options::{ConvertOptions, UnmappedGitlinks};
 use crate::convert::scan::UnmappedGitlink;
-use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;
 use crate::repo::dest_layout;
@@ -73,7 +73,7 @@ pub fn before_publish(
     let path = dest_layout::gitlinks(dest);
     // An incremental run scans only new trees: the pairs earlier runs used
     // are still named by the trees they wrote, so the record keeps them.
-    let mut recorded = read_recorded(&path)?;
+    let mut recorded = gitlinks_record::read_recorded(&path)?;
     let mut pairs = Vec::new();
     for id in &targets.0 {
         let Some((sha256, origin)) = table.external().entry(id) else {
@@ -88,13 +88,9 @@ pub fn before_publish(
             .or_insert_with(|| (sha256.to_hex(), origin.as_str().to_string()));
     }
     if !recorded.is_empty() {
-        let mut text = String::from(
-            "# git-rehash gitlink pairs: <sha1> <sha256> <origin: submodule-map | surrogate>\n",
-        );
         let mut surrogates = 0;
         for (sha1, (sha256, origin)) in &recorded {
             surrogates += usize::from(origin == PairOrigin::Surrogate.as_str());
-            text.push_str(&format!("{sha1} {sha256} {origin}\n"));
             if let (Some(a), Some(b)) = (
                 ObjectId::from_hex(HashKind::Sha1, sha1.as_bytes()),
                 ObjectId::from_hex(HashKind::Sha256, sha256.as_bytes()),
@@ -102,7 +98,7 @@ pub fn before_publish(
                 pairs.push((a, b));
             }
         }
-        durable::write_file(&path, text.as_bytes())?;
+        gitlinks_record::write_recorded(&path, &recorded)?;
         let map = IdMap::open_rw(&dest_layout::map_db(dest))?;
         map.set_meta(
             "gitlinks_mapped",
@@ -117,21 +113,4 @@ pub fn before_publish(
     } else {
         Ok(CONFIG.to_string())
     }
-}
-
-/// The pairs `rehash/gitlinks.txt` records: sha1 hex -> (sha256 hex, origin).
-fn read_recorded(path: &Path) -> Result<BTreeMap<String, (String, String)>, ConvertError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(ConvertError::io(path, e)),
-    };
-    let mut out = BTreeMap::new();
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let mut f = line.split_ascii_whitespace();
-        if let (Some(a), Some(b), Some(origin)) = (f.next(), f.next(), f.next()) {
-            out.insert(a.to_string(), (b.to_string(), origin.to_string()));
-        }
-    }
-    Ok(out)
 }

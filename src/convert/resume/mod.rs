@@ -8,6 +8,7 @@
 //! when all of them match (a later run that names no pool keeps the one
 //! recorded).
 
+pub mod own_history;
 pub mod stale_refs;
 pub mod stop_points;
 
@@ -132,6 +133,7 @@ pub fn open_existing(
         .into());
     }
     map.set_meta(REF_FORMAT, ref_format.name())?;
+    own_history::refuse_own_history(&dest.path, &map)?;
     Ok(Some(Existing {
         dest,
         map,

@@ -281,12 +281,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 fn finish_pack(segment: OpenSegment, journal: &Journal<'_>) -> Result<Renamed, ConvertError> {
     let written = segment.pack.finish()?;
     journal.hooks().kill_point(phase::PACK_RENAMED);
-    let stem = written
-        .pack_path
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .expect("pack names are ASCII")
-        .to_string();
+    let stem = written.stem();
     Ok(Renamed {
         stem,
         pack_size: written.pack_size,

@@ -56,6 +56,17 @@ pub struct PackOutcome {
     pub pack_size: u64,
 }
 
+impl PackOutcome {
+    /// The file name without extension, `pack-<hex of the trailer>`.
+    pub fn stem(&self) -> String {
+        self.pack_path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("pack names are ASCII")
+            .to_string()
+    }
+}
+
 impl PackWriter {
     /// Starts `dir/tmp_pack_XXXXXX` (a temp file in the destination's
     /// `objects/pack` directory) and writes the header for `num_objects`
