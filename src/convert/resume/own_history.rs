@@ -19,7 +19,7 @@ use std::path::Path;
 use crate::convert::ConvertError;
 use crate::convert::error::DestState;
 use crate::hash::HashKind;
-use crate::idmap::IdMap;
+use crate::idmap::{IdMap, open_shared_maps};
 use crate::refs::read_source_refs;
 use crate::repo::dest_layout;
 
@@ -48,13 +48,19 @@ pub fn refuse_own_history(dest: &Path, map: &IdMap) -> Result<(), ConvertError> 
     }
     let refs = read_source_refs(dest, HashKind::Sha256)?;
     let created = map.created()?;
+    // A shared DEST's refs may name the pool's objects: its conversion
+    // wrote them.
+    let pools = open_shared_maps(map)?;
     let theirs = refs
         .effective_refs()
         .into_iter()
         .filter(|(name, _)| CONVERTED.iter().any(|ns| name.starts_with(ns)))
         .filter_map(|(name, target)| target.id().map(|id| (name, id)));
     for (name, id) in theirs {
-        let converted = map.lookup(&id)?.is_some() || created.iter().any(|c| c.sha256 == id);
+        let mut converted = map.lookup(&id)?.is_some() || created.iter().any(|c| c.sha256 == id);
+        for pool in &pools {
+            converted = converted || pool.lookup(&id)?.is_some();
+        }
         if !converted {
             return Err(refuse(format!(
                 "{name} names {id}, which no conversion wrote (commits were made in DEST); \
