@@ -2,10 +2,10 @@
 //! format "Version 2 pack-*.idx files" in `Documentation/gitformat-pack.txt`
 //! (gitformat-pack, "Version 2 pack-*.idx files").
 
-use rayon::prelude::*;
-
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
+
+use rayon::prelude::*;
 
 use super::{HashingWriter, PackWriteError};
 use crate::durable;
