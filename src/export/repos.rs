@@ -92,6 +92,18 @@ pub fn open_mirror(path: &Path, dest: &Path) -> Result<MirrorRepo, ExportError> 
         }
         .into());
     }
+    if let Some(borrowed) = repo.alternates.first() {
+        return Err(ExportRefusal::NotAConversion {
+            path: path.to_path_buf(),
+            reason: format!(
+                "MIRROR borrows objects from {} (objects/info/alternates), which the export \
+                 neither reads nor writes; make MIRROR self-contained first (`git repack -a \
+                 -d`, then remove the file)",
+                borrowed.display()
+            ),
+        }
+        .into());
+    }
     let git_dir = repo.git_dir;
     if git_dir == dest {
         return Err(ExportRefusal::NotAConversion {

@@ -76,3 +76,39 @@ fn an_object_whose_sha1_form_is_not_recoverable_is_refused_by_name() {
     assert_eq!(refs(&mirror), "");
     assert!(pack_files(&mirror).is_empty());
 }
+
+/// The export reads MIRROR's own object directory and updates files refs
+/// under git's locks: a MIRROR that borrows objects, or keeps its refs in
+/// reftable, is refused by name before anything is written.
+#[test]
+fn a_mirror_with_alternates_or_reftable_refs_is_refused() {
+    let scene = scene("export-mirror-kinds", &[]);
+    let borrowing = scene.root.join("borrowing.git");
+    git(
+        &scene.root,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            "--shared",
+            scene.source.to_str().unwrap(),
+            borrowing.to_str().unwrap(),
+        ],
+    );
+    let message = export_refused(&scene.dest, &borrowing, &[]);
+    assert!(message.contains("borrows objects from"), "{message}");
+    let reftable = scene.root.join("reftable.git");
+    git(
+        &scene.root,
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "--ref-format=reftable",
+            reftable.to_str().unwrap(),
+        ],
+    );
+    let message = export_refused(&scene.dest, &reftable, &[]);
+    assert!(message.contains("reftable"), "{message}");
+    assert!(pack_files(&reftable).is_empty(), "nothing may be written");
+}
