@@ -236,7 +236,10 @@ fn convert_in_pool(
     // the segments, the rest only names.
     read_cache::release_all();
     stops.check_interrupt()?;
-    let folded = finish::fold_segments(&dest.path, &mut map, map_run, &table, &stops, progress)?;
+    // Every object is named now: the fold and the bitmap meet them by
+    // their SHA-256 names through one index.
+    let names = objects::by_sha256::BySha256::new(&table);
+    let folded = finish::fold_segments(&dest.path, &mut map, map_run, &names, &stops, progress)?;
     if let Some(folded) = &folded {
         outcome.packs_written = 1;
         outcome.pack_size = folded.bytes;
@@ -248,7 +251,7 @@ fn convert_in_pool(
     let serving_target = finish::serve::target(&dest.path, &map)?;
     let recorded = finish::serve::Recorded {
         records: &written.reach_records,
-        table: &table,
+        names: &names,
     };
 
     progress.start("writing refs, indexing map, bitmap, commit-graph", None);

@@ -35,12 +35,15 @@ pub struct KnownEdges<'t> {
 }
 
 impl<'t> KnownEdges<'t> {
-    /// Reads the records at `path` for `pack`, whose objects `table` names.
+    /// Reads the records at `path` for `pack` (its entries `by_offset`),
+    /// whose objects `names` finds in the table.
     pub fn open(
         path: &Path,
-        table: &'t ObjectTable,
-        (dest, idx, pack): (&Path, &Path, &Pack),
+        names: &BySha256<'t>,
+        pack: &Pack,
+        by_offset: &[(u64, u32)],
     ) -> Result<Self, ConvertError> {
+        let table = names.table();
         let file = File::open(path).map_err(|e| ConvertError::io(path, e))?;
         let len = file
             .metadata()
@@ -60,15 +63,11 @@ impl<'t> KnownEdges<'t> {
                 }
             }
         }
-        let names = BySha256::new(table);
         let table_of_index: Vec<u32> = (0..pack.idx.num_objects())
             .into_par_iter()
             .map(|i| names.find(&pack.idx.oid_at(i)).unwrap_or(NONE))
             .collect();
         let mut position_of_table = vec![NONE; table.len()];
-        let by_offset = pack
-            .entries_by_offset()
-            .map_err(|e| super::damaged(dest, idx, &e))?;
         for (position, &(_, index)) in by_offset.iter().enumerate() {
             let t = table_of_index[index as usize];
             if t != NONE {

@@ -27,7 +27,6 @@ use rayon::prelude::*;
 use crate::convert::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::objects::by_sha256::BySha256;
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
@@ -48,7 +47,7 @@ pub fn fold_segments(
     dest: &Path,
     map: &mut IdMap,
     run: RunId,
-    table: &ObjectTable,
+    names: &BySha256<'_>,
     stops: &StopPoints,
     progress: &dyn Progress,
 ) -> Result<Option<Folded>, ConvertError> {
@@ -59,11 +58,10 @@ pub fn fold_segments(
     let pack_dir = dest_layout::pack_dir(dest);
     progress.start("checking segments", None);
     let packs = open_checked(dest, &pack_dir, &segments)?;
-    let names = BySha256::new(table);
     progress.finish();
     let inputs = FoldInputs {
         packs,
-        key: &|_, _, id| order::storage_key(&names, id),
+        key: &|_, _, id| order::storage_key(names, id),
         replacing: Replacing::Segments(&segments),
     };
     Ok(Some(fold_into_one(

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::known_edges::KnownEdges;
 use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::objects::by_sha256::BySha256;
 use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::pack::reach::{ReachError, ReachSummary, ReachTargets, write_reach_indexes};
@@ -48,7 +48,7 @@ pub fn target(dest: &Path, map: &IdMap) -> Result<Option<PathBuf>, ConvertError>
 /// (`write/reach_record.rs`), so that they need not be read back.
 pub struct Recorded<'a> {
     pub records: &'a Path,
-    pub table: &'a ObjectTable,
+    pub names: &'a BySha256<'a>,
 }
 
 /// Writes the commit-graph and the bitmap of the pack whose index is
@@ -62,9 +62,15 @@ pub fn write(
 ) -> Result<(ReachSummary, Duration), ConvertError> {
     let started = Instant::now();
     let pack = super::open_pack(dest, idx)?;
-    let known = recorded
-        .map(|r| KnownEdges::open(r.records, r.table, (dest, idx, &pack)))
-        .transpose()?;
+    let known = match recorded {
+        Some(r) => {
+            let by_offset = pack
+                .entries_by_offset()
+                .map_err(|e| super::damaged(dest, idx, &e))?;
+            Some(KnownEdges::open(r.records, r.names, &pack, by_offset)?)
+        }
+        None => None,
+    };
     let answer = |index: u32, children: &mut Vec<u32>| known.as_ref()?.node(index, children);
     let targets = ReachTargets {
         idx_path: idx,

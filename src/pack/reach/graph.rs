@@ -102,7 +102,8 @@ struct Node {
 /// knew beforehand.
 struct Decoder<'p> {
     pack: &'p Pack,
-    names: NameIndex,
+    /// Built for the first object decoded: none may be.
+    names: OnceLock<NameIndex>,
     position_of_index: &'p [u32],
 }
 
@@ -119,7 +120,8 @@ impl Decoder<'_> {
                 if !followed_by_walk(role) {
                     return;
                 }
-                match self.names.find(self.pack, &child) {
+                let names = self.names.get_or_init(|| NameIndex::of_pack(self.pack));
+                match names.find(self.pack, &child) {
                     Some(i) => children.push(self.position_of_index[i as usize]),
                     None => missing = missing.or(Some(child)),
                 }
@@ -198,7 +200,7 @@ impl Graph {
         };
         let decoder = Decoder {
             pack,
-            names: NameIndex::of_pack(pack),
+            names: OnceLock::new(),
             position_of_index: &position_of_index,
         };
         let visit = |index: u32, _offset: u64, kind: ObjectKind, body: &[u8]| {
