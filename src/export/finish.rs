@@ -64,7 +64,7 @@ pub fn recover(mirror: &Path) -> Result<(), ExportError> {
     }
     drop(segments);
     for idx in folded {
-        remove_pack(&idx)?;
+        crate::pack::remove_pack(&idx)?;
     }
     durable::sync_dir(&segments_dir)?;
     Ok(())
@@ -109,7 +109,7 @@ pub fn fold(
     move_in(&fold_dir, &pack_dir, &stem)?;
     stops.kill_point(super::phase::MOVED_IN);
     for idx in &indexes {
-        remove_pack(idx)?;
+        crate::pack::remove_pack(idx)?;
     }
     durable::sync_dir(&segments_dir)?;
     Ok(Some(PackOutcome {
@@ -153,20 +153,6 @@ fn move_in(from: &Path, to: &Path, stem: &str) -> Result<(), ExportError> {
     }
     durable::sync_dir(to)?;
     durable::sync_dir(from)?;
-    Ok(())
-}
-
-/// Deletes the pack whose index is `idx` (the index first, so no reader
-/// finds an index without its pack).
-fn remove_pack(idx: &Path) -> Result<(), ExportError> {
-    for ext in ["idx", "pack", "rev"] {
-        let path = idx.with_extension(ext);
-        match fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(e) if e.kind() == ErrorKind::NotFound => {}
-            Err(e) => return Err(PathError::new(&path, e).into()),
-        }
-    }
     Ok(())
 }
 

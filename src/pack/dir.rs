@@ -12,6 +12,8 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::durable::PathError;
+
 /// The `.idx` files of the packs in `pack_dir`, sorted by name (a stable
 /// order: the same repository is read the same way every time). A
 /// missing directory holds no packs.
@@ -30,6 +32,21 @@ pub fn list_packs(pack_dir: &Path) -> io::Result<Vec<PathBuf>> {
     }
     out.sort();
     Ok(out)
+}
+
+/// Deletes the pack whose index is `idx` and the files beside it that
+/// describe it, the index first: no reader finds an index without its
+/// pack. Files already gone are fine (a run stopped half-way through).
+pub fn remove_pack(idx: &Path) -> Result<(), PathError> {
+    for ext in ["idx", "bitmap", "pack", "rev"] {
+        let path = idx.with_extension(ext);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(PathError::new(&path, e)),
+        }
+    }
+    Ok(())
 }
 
 /// `path` names an `.idx` file (with a name before the extension) and the

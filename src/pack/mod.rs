@@ -22,7 +22,7 @@ pub use cache::DeltaCache;
 pub use check::verify_pack;
 pub use data::PackFile;
 pub use delta::{apply_delta, delta_sizes};
-pub use dir::list_packs;
+pub use dir::{list_packs, remove_pack};
 pub use entry::{Entry, EntryKind};
 pub use error::{DeltaError, IdxError, PackError};
 pub use idx::IndexFile;

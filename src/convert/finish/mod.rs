@@ -178,14 +178,7 @@ fn damaged(dest: &Path, idx: &Path, why: &dyn std::fmt::Display) -> ConvertError
 /// Deletes packs (`.idx` first: git finds a pack by its index).
 fn remove_packs(pack_dir: &Path, stems: &[String]) -> Result<(), ConvertError> {
     for stem in stems {
-        for ext in ["idx", "bitmap", "pack", "rev"] {
-            let path = pack_dir.join(format!("{stem}.{ext}"));
-            match std::fs::remove_file(&path) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(ConvertError::io(&path, e)),
-            }
-        }
+        crate::pack::remove_pack(&pack_dir.join(format!("{stem}.idx")))?;
     }
     crate::durable::sync_dir(pack_dir)?;
     Ok(())
