@@ -36,7 +36,7 @@ pub use encode::{
 pub use fold::{OrderKey, fold_packs};
 pub use hashing_writer::HashingWriter;
 pub use idx_writer::{IndexEntry, write_idx_v2};
-pub use pack_writer::{PackOutcome, PackWriter, ZlibStream};
+pub use pack_writer::{PackOutcome, PackWriter, WrittenEntry, ZlibStream};
 pub use rev_writer::write_rev;
 pub use tree_delta::tree_delta;
 pub use window::{

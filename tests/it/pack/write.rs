@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use crate::support::git::{git_bytes, git_with_input};
 use crate::support::library::{
-    HashKind, ObjectId, ObjectKind, PackOutcome, PackWriteError, PackWriter, object_id,
+    HashKind, ObjectId, ObjectKind, PackOutcome, PackWriteError, PackWriter, WrittenEntry,
+    object_id,
 };
 use crate::support::noise::noise;
 use crate::support::raw_object::tree_entry;
@@ -60,16 +61,17 @@ fn write_mixed_pack(hash: HashKind, pack_dir: &Path) -> (PackOutcome, Vec<Expect
     let record = |expected: &mut Vec<Expected>,
                   kind,
                   body: Vec<u8>,
-                  offset: u64,
-                  base: Option<u64>,
+                  at: WrittenEntry,
+                  base: Option<WrittenEntry>,
                   pack: &PackWriter| {
         assert_eq!(pack.entries_written() as usize, expected.len() + 1);
+        assert_eq!(at.number as usize, expected.len());
         expected.push(Expected {
             id: id(kind, &body),
             kind,
             body,
-            offset,
-            base,
+            offset: at.offset,
+            base: base.map(|b| b.offset),
         });
     };
 
@@ -78,7 +80,10 @@ fn write_mixed_pack(hash: HashKind, pack_dir: &Path) -> (PackOutcome, Vec<Expect
     let at_hello = pack
         .add_object(id(ObjectKind::Blob, &hello), ObjectKind::Blob, &hello, 6)
         .unwrap();
-    assert_eq!(at_hello, 12, "the first entry follows the 12-byte header");
+    assert_eq!(
+        at_hello.offset, 12,
+        "the first entry follows the 12-byte header"
+    );
     record(
         &mut expected,
         ObjectKind::Blob,
@@ -422,8 +427,8 @@ fn sha256_writer(pack_dir: &Path, count: u32) -> PackWriter {
     PackWriter::create(pack_dir, HashKind::Sha256, count).unwrap()
 }
 
-/// Adds `body` as a whole blob; returns its offset.
-fn add_blob(pack: &mut PackWriter, body: &[u8]) -> Result<u64, PackWriteError> {
+/// Adds `body` as a whole blob; returns its entry.
+fn add_blob(pack: &mut PackWriter, body: &[u8]) -> Result<WrittenEntry, PackWriteError> {
     pack.add_object(blob(body), ObjectKind::Blob, body, 6)
 }
 
@@ -488,13 +493,19 @@ fn rejected_entries_leave_the_pack_usable() {
     let delta = delta(5, 10, &DeltaOps::default().copy(0, 5).copy(0, 5).0);
     let id = blob(b"base\nbase\n");
 
-    let err = pack.add_ofs_delta(id, base + 1, &delta, 6).unwrap_err();
+    let inside = WrittenEntry {
+        offset: base.offset + 1,
+        ..base
+    };
+    let err = pack.add_ofs_delta(id, inside, &delta, 6).unwrap_err();
     assert!(
-        matches!(err, PackWriteError::BadDeltaBase { base_offset, .. } if base_offset == base + 1)
+        matches!(err, PackWriteError::BadDeltaBase { base_offset, .. } if base_offset == base.offset + 1)
     );
-    let err = pack
-        .add_ofs_delta(id, pack.bytes_written(), &delta, 6)
-        .unwrap_err();
+    let next = WrittenEntry {
+        number: pack.entries_written(),
+        offset: pack.bytes_written(),
+    };
+    let err = pack.add_ofs_delta(id, next, &delta, 6).unwrap_err();
     assert!(matches!(err, PackWriteError::BadDeltaBase { .. }));
     let err = pack.add_ofs_delta(id, base, &delta, 10).unwrap_err();
     assert!(matches!(
