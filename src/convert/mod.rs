@@ -160,6 +160,7 @@ fn convert_in_pool(
         Some(existing) => {
             progress.start("loading map", None);
             let rows = resume::load_map(&existing.map, &mut table)?;
+            resume::carried::mark_carried(&existing.dest.path, &existing.map, &mut table)?;
             progress.finish();
             // Nothing converted yet (a run killed before its first pack):
             // a refusal may remove DEST as if this run had created it.

@@ -103,12 +103,18 @@ impl RecentLookups<'_> {
     /// with `hash`, which is skipped when this thread already gave the
     /// object a hash at most as large (the table keeps the smallest).
     #[inline]
-    pub fn find_and_note(&mut self, id: &[u8; 20], hash: u32) -> Option<u32> {
+    pub fn find_and_note(
+        &mut self,
+        id: &[u8; 20],
+        hash: u32,
+        noted: &mut Vec<(u32, u32)>,
+    ) -> Option<u32> {
         let found = self.find(id)?;
         let slot = &mut self.memo.slots[slot_of(id)];
         if hash < slot.noted {
             slot.noted = hash;
             self.table.note_name_hash(found, hash);
+            noted.push((found, hash));
         }
         Some(found)
     }

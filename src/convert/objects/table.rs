@@ -77,6 +77,12 @@ enum Origin {
     New,
     /// An earlier run of this conversion: DEST's map has its row.
     Converted,
+    /// An earlier run of this conversion that did not finish: DEST's map
+    /// has its row, and a segment not folded yet holds it. This run's
+    /// passes plan it again, so that their chunks, search windows and
+    /// deltas are those of a run that was never interrupted, but do not
+    /// write it again.
+    Carried,
     /// The pool's conversion DEST shares with (`--shared-with`): the
     /// pool's map has its row and the pool stores it, DEST does not.
     Shared,
@@ -293,6 +299,25 @@ impl ObjectTable {
     /// the shared pool.
     pub fn is_mapped(&self, i: u32) -> bool {
         self.origin[i as usize] != Origin::New
+    }
+
+    /// Marks mapped object `i` as written by an unfinished earlier run
+    /// (its segment is not folded yet).
+    pub fn set_carried(&mut self, i: u32) {
+        debug_assert!(self.origin[i as usize] == Origin::Converted);
+        self.serial = next_serial();
+        self.origin[i as usize] = Origin::Carried;
+    }
+
+    /// Whether object `i` was written by an unfinished earlier run.
+    pub fn is_carried(&self, i: u32) -> bool {
+        self.origin[i as usize] == Origin::Carried
+    }
+
+    /// Whether this conversion's write passes plan object `i`: new, or
+    /// carried over from an interrupted run.
+    pub fn is_planned(&self, i: u32) -> bool {
+        matches!(self.origin[i as usize], Origin::New | Origin::Carried)
     }
 
     /// Whether object `i` is the shared pool's (stored there, not in DEST).

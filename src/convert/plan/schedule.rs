@@ -28,8 +28,10 @@ pub fn waves(
     delta_edges: &[(u32, u32)],
 ) -> Result<Vec<Vec<u32>>, ConvertError> {
     // Blobs are named during the scan and objects converted by an earlier
-    // run are named by the map: neither holds anything up.
-    edges.retain(|&(_, dep)| table.sha256(dep).is_none());
+    // run are named by the map: neither holds anything up. Objects an
+    // interrupted run wrote are planned again like new ones, so that the
+    // waves are those of a run that was never interrupted.
+    edges.retain(|&(_, dep)| table.sha256(dep).is_none() || needs_translation(table, dep));
     // Millions of edges on a large repository, sorted between the scan
     // and the write phase while nothing else runs: on every core.
     edges.par_sort_unstable_by_key(|&(_, dep)| dep);
@@ -142,9 +144,10 @@ pub fn waves(
     Ok(waves)
 }
 
-/// Trees, commits and tags not converted by an earlier run.
+/// Trees, commits and tags this run plans: not converted by an earlier
+/// run, or written by one that was interrupted.
 fn needs_translation(table: &ObjectTable, i: u32) -> bool {
-    table.kind(i) != Some(ObjectKind::Blob) && !table.is_mapped(i)
+    table.kind(i) != Some(ObjectKind::Blob) && table.is_planned(i)
 }
 
 /// (pack, offset) of a packed object; loose objects last, by table index.

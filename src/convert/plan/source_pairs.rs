@@ -106,8 +106,8 @@ impl SourcePairs {
                 kind.is_some()
                     && kind != Some(ObjectKind::Blob)
                     && table.kind(base) == kind
-                    && !table.is_mapped(at)
-                    && !table.is_mapped(base)
+                    && table.is_planned(at)
+                    && table.is_planned(base)
             })
             .collect()
     }

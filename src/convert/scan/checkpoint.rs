@@ -15,11 +15,12 @@
 //! ```text
 //! header  "git-rehash scan checkpoint 2\n" fingerprint[32] objects:u64
 //! chunk   "SCAN" len:u64 payload[len] sha256(payload)[32]
-//! payload bytes:u64 named:u32 edges:u32 gitlinks:u32 mergetags:u32
+//! payload bytes:u64 named:u32 edges:u32 gitlinks:u32 mergetags:u32 names:u32
 //!         named     (index:u32 kind:u8 size:u32 [sha256[32] if blob])*
 //!         edges     (dependent:u32 dependency:u32)*
 //!         gitlinks  (tree:u32 target[20] name_len:u32 name)*
 //!         mergetags (commit:u32 target_len:u8 target[target_len])*
+//!         names     (object:u32 name_hash:u32)*
 //! ```
 
 use std::fs::{File, OpenOptions};
@@ -33,7 +34,7 @@ use crate::convert::ConvertError;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
-const MAGIC: &[u8] = b"git-rehash scan checkpoint 3\n";
+const MAGIC: &[u8] = b"git-rehash scan checkpoint 4\n";
 const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
 const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
 
@@ -48,6 +49,10 @@ pub struct ScanRecords {
     pub edges: Vec<(u32, u32)>,
     pub gitlinks: Vec<UnmappedGitlink>,
     pub mergetags: Vec<UnmappedMergetag>,
+    /// Name hashes the scanned trees gave their entries (object, hash):
+    /// the delta search's order, which must not depend on where a run was
+    /// interrupted. Only the notes that lowered an object's hash are kept.
+    pub names: Vec<(u32, u32)>,
     /// Inflated bytes of the named objects.
     pub bytes: u64,
 }
@@ -58,6 +63,7 @@ impl ScanRecords {
         self.edges.extend(other.edges);
         self.gitlinks.extend(other.gitlinks);
         self.mergetags.extend(other.mergetags);
+        self.names.extend(other.names);
         self.bytes += other.bytes;
     }
 }
@@ -179,6 +185,7 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
         records.edges.len(),
         records.gitlinks.len(),
         records.mergetags.len(),
+        records.names.len(),
     ] {
         out.extend_from_slice(&(count as u32).to_le_bytes());
     }
@@ -206,6 +213,10 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
         out.push(target.len() as u8);
         out.extend_from_slice(target);
     }
+    for &(at, hash) in &records.names {
+        out.extend_from_slice(&at.to_le_bytes());
+        out.extend_from_slice(&hash.to_le_bytes());
+    }
     out
 }
 
@@ -215,6 +226,7 @@ fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
     let mut r = Reader(payload);
     let bytes = r.u64()?;
     let (named, edges, gitlinks, mergetags) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
+    let names = r.u32()?;
     let index = |r: &mut Reader<'_>| r.u32().filter(|&i| u64::from(i) < objects);
     let mut records = ScanRecords {
         bytes,
@@ -250,6 +262,9 @@ fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
             .into_iter()
             .find_map(|kind| ObjectId::from_raw(kind, raw))?;
         records.mergetags.push(UnmappedMergetag { commit, target });
+    }
+    for _ in 0..names {
+        records.names.push((index(&mut r)?, r.u32()?));
     }
     r.0.is_empty().then_some(records)
 }
@@ -300,6 +315,7 @@ mod tests {
                     target: ObjectId::Sha256([9; 32]),
                 },
             ],
+            names: vec![(seed, 0x8000_0001), (seed + 1, 7)],
             bytes: 100 + u64::from(seed),
         }
     }
@@ -309,12 +325,14 @@ mod tests {
         Vec<(u32, u32)>,
         usize,
         Vec<UnmappedMergetag>,
+        Vec<(u32, u32)>,
         u64,
     );
 
     fn summary(r: &ScanRecords) -> Summary {
         let (named, edges, mergetags) = (r.named.clone(), r.edges.clone(), r.mergetags.clone());
-        (named, edges, r.gitlinks.len(), mergetags, r.bytes)
+        let names = r.names.clone();
+        (named, edges, r.gitlinks.len(), mergetags, names, r.bytes)
     }
 
     #[test]

@@ -196,7 +196,7 @@ pub fn scan(
         missing: Vec::new(),
         scanned: 0,
     };
-    let (restored, done) = keep_unmapped(table, restored);
+    let (restored, done) = keep_planned(table, restored);
     let objects_restored = restored.named.len() as u64;
     batches.totals.extend(restored);
 
@@ -204,7 +204,7 @@ pub fn scan(
     let mut new_in = vec![Vec::new(); inventory.packs.len() + 1];
     for i in table
         .indices()
-        .filter(|&i| !table.is_mapped(i) && !done[i as usize])
+        .filter(|&i| table.is_planned(i) && !done[i as usize])
     {
         match table.location(i) {
             Location::Packed { pack, .. } => new_in[pack as usize].push(i),
@@ -244,7 +244,7 @@ pub fn scan(
             // Whether this pack's entry at `offset` is an object to scan
             // here: new, not restored, and stored here first.
             let wanted = |at: u32, offset: u64| {
-                !table_ref.is_mapped(at)
+                table_ref.is_planned(at)
                     && !done[at as usize]
                     && table_ref.location(at)
                         == (Location::Packed {
@@ -350,16 +350,20 @@ fn batch_limits(hooks: &StopPoints) -> BatchLimits {
     }
 }
 
-/// The restored records that still matter: those of objects without a map
-/// row (a run killed after the scan may have written some since). Returns
-/// them and which table entries they cover.
-fn keep_unmapped(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Vec<bool>) {
+/// The restored records that still matter: those of the objects this run
+/// plans (new ones, and those an interrupted run wrote into segments not
+/// folded yet). The name hashes they noted are applied to the table now.
+/// Returns them and which table entries they cover.
+fn keep_planned(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Vec<bool>) {
     let mut done = vec![false; table.len()];
-    let unmapped = |at: u32| !table.is_mapped(at);
+    for &(at, hash) in &restored.names {
+        table.note_name_hash(at, hash);
+    }
+    let planned = |at: u32| table.is_planned(at);
     let named: Vec<Named> = restored
         .named
         .into_iter()
-        .filter(|&(at, ..)| unmapped(at))
+        .filter(|&(at, ..)| planned(at))
         .collect();
     for &(at, ..) in &named {
         done[at as usize] = true;
@@ -369,18 +373,20 @@ fn keep_unmapped(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Ve
         edges: restored
             .edges
             .into_iter()
-            .filter(|&(dependent, _)| unmapped(dependent))
+            .filter(|&(dependent, _)| planned(dependent))
             .collect(),
         gitlinks: restored
             .gitlinks
             .into_iter()
-            .filter(|link| unmapped(link.tree))
+            .filter(|link| planned(link.tree))
             .collect(),
         mergetags: restored
             .mergetags
             .into_iter()
-            .filter(|tag| unmapped(tag.commit))
+            .filter(|tag| planned(tag.commit))
             .collect(),
+        // Applied above.
+        names: Vec::new(),
         // Inflated bytes are counted for what this run decodes only.
         bytes: 0,
     };
@@ -451,6 +457,7 @@ fn record(
     let mut missing = Vec::new();
     let mut gitlinks = Vec::new();
     let mut mergetags = Vec::new();
+    let mut names = Vec::new();
     let mut note = |id: ObjectId, role: ReferenceRole, name: Option<&[u8]>| match table.find_id(&id)
     {
         Some(dep) => edges.push((at, dep)),
@@ -482,7 +489,9 @@ fn record(
                 // Regular-file and symlink modes name blobs: no ordering edge needed.
                 let name = entry.name;
                 let found = match &entry.id {
-                    ObjectId::Sha1(raw) => recent.find_and_note(raw, pack_name_hash(name)),
+                    ObjectId::Sha1(raw) => {
+                        recent.find_and_note(raw, pack_name_hash(name), &mut names)
+                    }
                     ObjectId::Sha256(_) => None,
                 };
                 if TreeMode::parse(entry.mode).is_blob() && found.is_some() {
@@ -502,6 +511,7 @@ fn record(
     part.missing.extend(missing);
     part.records.gitlinks.extend(gitlinks);
     part.records.mergetags.extend(mergetags);
+    part.records.names.extend(names);
     Ok(())
 }
 

@@ -14,6 +14,10 @@
 //! Loose blobs (no source pairing), or every blob with `--no-reuse-deltas`,
 //! come after the packed ones in git's delta-search order and go through the
 //! window search (`pack/write/window.rs`) in pieces.
+//!
+//! A resumed run plans the blobs an interrupted run wrote with the rest and
+//! restarts at the first chunk of their restart group (`chunking.rs`), so
+//! that its windows, and the pack, are those of an uninterrupted run.
 
 use std::borrow::Cow;
 
@@ -23,7 +27,7 @@ use crate::convert::ConvertError;
 use crate::convert::objects::read_cache;
 use crate::convert::objects::table::Location;
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::chunks_within;
+use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
 use crate::convert::write::delta_policy::{git_order, pieces, search_pieces};
 use crate::convert::write::pass::Pass;
 use crate::object::ObjectKind;
@@ -63,7 +67,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
     // before deltas; then the blobs the window search places, in its order.
     let (mut blobs, mut searched): (Vec<u32>, Vec<u32>) = table
         .indices()
-        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
+        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && table.is_planned(i))
         .partition(|&i| !is_searched(i));
     let order = |i: &u32| match table.location(*i) {
         Location::Packed { pack, offset } => (pack, offset),
@@ -101,21 +105,31 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
             search_piece(pass, piece, window).map(|(payloads, window)| (payloads, Some(window)))
         })?;
         prepared.extend(found);
+        // Blobs an interrupted run wrote were prepared again only for the
+        // window of those after them.
+        prepared.retain(|&(at, ..)| !table.is_carried(at));
         Ok((prepared, carry))
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1's CRC checks and re-deflates run on
     // the other threads.
-    let mut ready = chunks.first().map(|c| prepare(c, None)).transpose()?;
-    for (k, chunk) in chunks.iter().enumerate() {
+    let start = restart_at(chunks.iter().copied(), chunks.len(), |at| {
+        table.is_carried(at)
+    });
+    let mut ready = chunks.get(start).map(|c| prepare(c, None)).transpose()?;
+    for k in start..chunks.len() {
         let (payloads, carry) = ready.take().expect("prepared before its turn");
+        let appended_now = payloads.len() as u64;
         let (appended, next) = rayon::join(
             || append(pack, payloads),
-            || chunks.get(k + 1).map(|c| prepare(c, carry)).transpose(),
+            || {
+                let window = carried_window(k + 1, carry);
+                chunks.get(k + 1).map(|c| prepare(c, window)).transpose()
+            },
         );
         copied += appended?;
         ready = next?;
-        progress.advance(chunk.len() as u64);
+        progress.advance(appended_now);
         pack.checkpoint()?;
     }
     Ok(copied)

@@ -20,15 +20,21 @@
 //! may name a base in any segment of the conversion; the finish step
 //! (`convert/finish/`) puts the base first in the one pack.
 //!
+//! A resumed run plans the objects an interrupted run wrote with the rest,
+//! restarts at the first chunk of their restart group (`chunking.rs`) and
+//! prepares them again without writing them: until then they count as
+//! unnamed, as they were for the interrupted run, so that its choices, and
+//! the pack, are those of a run that was never interrupted.
+//!
 //! Objects that pairing does not serve (loose ones, deltas whose source base
 //! the schedule let go to break a ring with references), or all of them
 //! with `--no-reuse-deltas`, go through the window search over fixed pieces
 //! of each chunk (`pack/write/window.rs`); with `--no-reuse-deltas` each wave is first put in
 //! git's search order (by type, name hash, size).
 
-use std::collections::{BTreeMap, HashMap};
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -38,7 +44,7 @@ use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::read_cache;
 use crate::convert::objects::table::{Location, ObjectTable};
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::chunks_within;
+use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::reach_record::{ReachRecorder, Reached};
@@ -119,8 +125,9 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// (`write_objects.rs`), which writes the other sequence: no tree needs a
 /// blob's pack, only its name, which the scan knows. Preparing a chunk needs only the names of the
 /// chunks before it, set when they were prepared; the window of a chunk's
-/// last piece continues into the next. The output is the same however far
-/// ahead the preparing got. Counts progress in objects appended.
+/// last piece continues into the next, within a restart group. The output
+/// is the same however far ahead the preparing got. Counts progress in
+/// objects appended.
 pub fn map_pass(
     pass: &Pass<'_>,
     waves: Vec<Vec<u32>>,
@@ -131,11 +138,17 @@ pub fn map_pass(
     let mut outcome = MapOutcome::default();
     let waves = search_order(table, waves, pass.deltas);
     let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
+    let start = restart_at(chunks.iter().map(Chunk::objects), chunks.len(), |at| {
+        table.is_carried(at)
+    });
+    let unnamed = CarriedNotNamed::new(table, &chunks[start..]);
     let mut ahead = Ahead {
         chunks: &chunks,
-        next: 0,
+        next: start,
         carry: None,
-        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| prepare_chunk(pass, chunk, carry),
+        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| {
+            prepare_chunk(pass, &unnamed, chunk, carry)
+        },
     };
     // The first chunk alone: nothing to append beside it yet.
     let mut ready = ahead.prepare_while(&AtomicBool::new(false));
@@ -194,7 +207,8 @@ where
             if !ready.is_empty() && (bytes >= AHEAD_BYTES || !busy.load(Ordering::Acquire)) {
                 break;
             }
-            let (done, carry) = (self.prepare)(chunk, self.carry.take())?;
+            let window = carried_window(self.next, self.carry.take());
+            let (done, carry) = (self.prepare)(chunk, window)?;
             bytes += done.iter().map(Translated::held).sum::<u64>();
             ready.push(done);
             self.carry = carry;
@@ -258,12 +272,16 @@ enum Chunk<'w> {
 }
 
 impl Chunk<'_> {
+    fn objects(&self) -> &[u32] {
+        match self {
+            Chunk::OfWave(objects) => objects,
+            Chunk::OfSmallWaves(objects) => objects,
+        }
+    }
+
     #[cfg(test)]
     fn len(&self) -> usize {
-        match self {
-            Chunk::OfWave(objects) => objects.len(),
-            Chunk::OfSmallWaves(objects) => objects.len(),
-        }
+        self.objects().len()
     }
 }
 
@@ -302,6 +320,7 @@ fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
 /// compresses it.
 fn prepare_chunk(
     pass: &Pass<'_>,
+    unnamed: &CarriedNotNamed,
     chunk: &Chunk<'_>,
     carry: Option<Windows>,
 ) -> Result<(Vec<Translated>, Option<Windows>), ConvertError> {
@@ -316,7 +335,7 @@ fn prepare_chunk(
                 .map(|&at| name_one(inventory, table, at, opts))
                 .collect::<Result<_, _>>()?;
             for n in &named {
-                table.name(n.at, n.sha256);
+                name_unless_carried(table, n);
             }
             named
         }
@@ -334,15 +353,17 @@ fn prepare_chunk(
             for (&at, (kind, body)) in objects.iter().zip(sources) {
                 let (out, notes) = translated(table, at, kind, &body, opts)?;
                 let n = named(table, at, kind, body, out, notes);
-                table.name(at, n.sha256);
+                name_unless_carried(table, &n);
                 named_in_order.push(n);
             }
             named_in_order
         }
     };
+    unnamed.now_named(chunk.objects());
     let position: HashMap<u32, usize> = named.iter().enumerate().map(|(k, n)| (n.at, k)).collect();
     let ctx = ChunkContext {
         pass,
+        unnamed,
         chunk: &named,
         position: &position,
     };
@@ -371,9 +392,12 @@ fn prepare_chunk(
     let (stored, carry) = search_pieces(work, carry, |(start, plans), window| {
         Ok::<_, ConvertError>(ctx.search_piece(start, plans, window))
     })?;
+    // Objects an interrupted run wrote were prepared again only for the
+    // windows and the deltas of those after them.
     let translated = stored
         .into_iter()
         .zip(named)
+        .filter(|(_, n)| !table.is_carried(n.at))
         .map(|(stored, n)| Translated {
             at: n.at,
             kind: n.kind,
@@ -488,9 +512,57 @@ fn named(
     }
 }
 
+/// The objects an interrupted run wrote that a resumed run has not
+/// prepared again yet. They count as unnamed, as they were when the
+/// interrupted run prepared the chunks before them, so that every choice
+/// that depends on what is named already is the same in both runs.
+struct CarriedNotNamed(Mutex<HashSet<u32>>);
+
+impl CarriedNotNamed {
+    /// The carried objects of `chunks`, the ones this run prepares.
+    fn new(table: &ObjectTable, chunks: &[Chunk<'_>]) -> Self {
+        let carried = chunks
+            .iter()
+            .flat_map(Chunk::objects)
+            .copied()
+            .filter(|&at| table.is_carried(at));
+        CarriedNotNamed(Mutex::new(carried.collect()))
+    }
+
+    /// Whether object `at` is named at this point of the pass.
+    fn is_named(&self, table: &ObjectTable, at: u32) -> bool {
+        table.sha256(at).is_some() && !(table.is_carried(at) && self.lock().contains(&at))
+    }
+
+    /// `objects` were just prepared (named, or their names confirmed).
+    fn now_named(&self, objects: &[u32]) {
+        let mut unnamed = self.lock();
+        if !unnamed.is_empty() {
+            for at in objects {
+                unnamed.remove(at);
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<u32>> {
+        self.0.lock().expect("no panics while holding the lock")
+    }
+}
+
+/// Records the SHA-256 name of a prepared object, unless an interrupted
+/// run wrote it (the map has its name already).
+fn name_unless_carried(table: &ObjectTable, n: &Named) {
+    if table.is_carried(n.at) {
+        debug_assert_eq!(table.sha256(n.at), Some(ObjectId::Sha256(n.sha256)));
+    } else {
+        table.name(n.at, n.sha256);
+    }
+}
+
 /// What storing one object of a named chunk needs to see.
 struct ChunkContext<'a> {
     pass: &'a Pass<'a>,
+    unnamed: &'a CarriedNotNamed,
     chunk: &'a [Named],
     /// Table index -> position in `chunk`.
     position: &'a HashMap<u32, usize>,
@@ -598,7 +670,7 @@ impl ChunkContext<'_> {
         let Some(base_at) = self.pass.source_base(self.chunk[k].at) else {
             return Ok(SourcePairing::Whole);
         };
-        if table.sha256(base_at).is_none() {
+        if !self.unnamed.is_named(table, base_at) {
             // Not named yet: the schedule let this object go before its
             // base, to break a ring of references and delta bases (git
             // stores an older commit as a delta of its child). The window

@@ -42,7 +42,8 @@ pub struct Written {
 
 /// Writes every object of `table` without a map row into segments of
 /// `dest`, as a new run of `map` (blobs, and `waves` of trees, commits
-/// and tags); returns the map back with the run.
+/// and tags); returns the map back with the run. Objects an interrupted
+/// run wrote (carried) are planned with the rest but not written again.
 pub fn write_objects(
     run: &Run<'_>,
     table: &ObjectTable,
@@ -56,7 +57,13 @@ pub fn write_objects(
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
         .count() as u64;
-    let new_mapped = waves.iter().map(|w| w.len() as u64).sum::<u64>();
+    // The waves hold what an interrupted run wrote too (planned again,
+    // not written again).
+    let new_mapped = waves
+        .iter()
+        .flatten()
+        .filter(|&&at| !table.is_carried(at))
+        .count() as u64;
     // Objects of a finished conversion are in a pack that is served as it
     // is; the segments of an unfinished one are folded with this run's.
     let bases_from_earlier_runs = map.folded_packs()?.is_empty();

@@ -36,7 +36,7 @@ impl Pass<'_> {
     pub fn source_base(&self, at: u32) -> Option<u32> {
         let base = self.pairs.base(at)?;
         let allowed = !self.table.is_shared(base)
-            && (self.bases_from_earlier_runs || !self.table.is_mapped(base));
+            && (self.bases_from_earlier_runs || self.table.is_planned(base));
         let kept = self.pairs.output_depth(at, self.deltas.depth) != 0;
         (self.deltas.reuse && allowed && kept && self.table.kind(base) == self.table.kind(at))
             .then_some(base)

@@ -10,7 +10,7 @@ use super::{
     SCAN_BATCH_OBJECTS, assert_sound, convert_cmd, convert_killed_at, fast_import, history,
     make_source, snapshot,
 };
-use crate::support::git::{git, git_output};
+use crate::support::git::{git, git_output, git_with_input};
 use crate::support::rehash::{rehash_command, rehash_export_text, rehash_verify_ok, run_ok};
 use crate::support::repo_files::{dir_names, pack_files};
 use crate::support::scratch::scratch_dir;
@@ -115,6 +115,59 @@ fn a_run_resumed_in_the_map_pass_serves_what_the_pack_holds() {
     run_ok(&mut convert_cmd(&source, &dest));
     assert_ready_to_serve(&dest, &source);
     assert_same_as_read_from_the_pack(&dest, "map-kill");
+}
+
+/// Adds a commit to `main` whose objects are loose (no source pairing:
+/// the window search places them).
+fn add_loose_commit(source: &Path) {
+    let body = "line 1\n".repeat(40) + "a loose line\n";
+    let text = |out: Vec<u8>| String::from_utf8(out).unwrap().trim().to_string();
+    let blob = text(git_with_input(
+        source,
+        &["hash-object", "-w", "--stdin"],
+        body.as_bytes(),
+    ));
+    let main = git(source, &["rev-parse", "refs/heads/main"]);
+    let base_tree = git(source, &["rev-parse", "refs/heads/main^{tree}"]);
+    let listing = git(source, &["ls-tree", &base_tree]);
+    let entries = format!("{listing}\n100644 blob {blob}\tloose.txt\n");
+    let tree = text(git_with_input(source, &["mktree"], entries.as_bytes()));
+    let commit = git(source, &["commit-tree", &tree, "-p", &main, "-m", "loose"]);
+    git(source, &["update-ref", "refs/heads/main", &commit]);
+}
+
+/// Killed anywhere in the write phase and resumed, a conversion ends with
+/// the pack of a run that was never interrupted, byte for byte: the
+/// resumed run plans what the interrupted one wrote again (its chunks,
+/// search windows and deltas) and writes only the rest.
+#[test]
+fn a_run_killed_while_writing_and_resumed_writes_the_same_pack() {
+    let source = make_source("finish-resume-same");
+    add_loose_commit(&source);
+    let variants: [&[&str]; 2] = [&[], &["--no-reuse-deltas", "--window", "10"]];
+    for (v, args) in variants.into_iter().enumerate() {
+        let reference = scratch_dir(&format!("finish-resume-same-ref{v}")).join("dest.git");
+        run_ok(convert_cmd(&source, &reference).args(args));
+        let pack = pack_names(&reference);
+        for spec in [
+            "committed:1",
+            "committed:3",
+            "object:17",
+            "object:45",
+            "in-commit:2",
+        ] {
+            let dest = scratch_dir(&format!("finish-resume-same-{v}-{spec}")).join("dest.git");
+            let out = convert_cmd(&source, &dest)
+                .args(args)
+                .env("GIT_REHASH_TEST_KILL_AT", spec)
+                .output()
+                .unwrap();
+            assert!(out.status.code().is_none(), "{spec} did not fire: {out:?}");
+            run_ok(convert_cmd(&source, &dest).args(args));
+            assert_eq!(pack_names(&dest), pack, "{args:?}, killed at {spec}");
+            assert_eq!(rehash_export_text(&dest), rehash_export_text(&reference));
+        }
+    }
 }
 
 #[test]

@@ -1,0 +1,52 @@
+//! Objects an interrupted run wrote into segments that are not folded
+//! yet. A resumed run plans them again with everything else, so that the
+//! passes cut the same chunks, fill the same search windows and choose the
+//! same deltas as a run that was never interrupted, and the folded pack is
+//! byte for byte the same; it only skips writing them a second time.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use crate::convert::ConvertError;
+use crate::convert::error::DestState;
+use crate::convert::objects::table::ObjectTable;
+use crate::hash::{HashKind, ObjectId};
+use crate::idmap::IdMap;
+use crate::pack::IndexFile;
+use crate::repo::dest_layout;
+
+/// Marks every mapped object that a pending segment of DEST holds as
+/// carried; returns how many there are.
+pub fn mark_carried(
+    dest: &Path,
+    map: &IdMap,
+    table: &mut ObjectTable,
+) -> Result<u64, ConvertError> {
+    let pack_dir = dest_layout::pack_dir(dest);
+    let mut held: HashSet<[u8; 32]> = HashSet::new();
+    for stem in map.pending_segments()? {
+        let path = pack_dir.join(format!("{stem}.idx"));
+        let idx = IndexFile::open(&path, HashKind::Sha256).map_err(|e| DestState::Damaged {
+            path: dest.to_path_buf(),
+            reason: format!("segment {stem} cannot be read back ({e})"),
+        })?;
+        held.reserve(idx.num_objects() as usize);
+        for i in 0..idx.num_objects() {
+            if let ObjectId::Sha256(raw) = idx.oid_at(i) {
+                held.insert(raw);
+            }
+        }
+    }
+    if held.is_empty() {
+        return Ok(0);
+    }
+    let carried: Vec<u32> = table
+        .indices()
+        .filter(|&i| table.is_mapped(i) && !table.is_shared(i))
+        .filter(|&i| matches!(table.sha256(i), Some(ObjectId::Sha256(id)) if held.contains(&id)))
+        .collect();
+    for &i in &carried {
+        table.set_carried(i);
+    }
+    Ok(carried.len() as u64)
+}
