@@ -11,35 +11,57 @@
 //! and the CRC32 of each input entry, checked against its idx and reused
 //! for the output's).
 //!
-//! Memory: about 85 bytes an entry (its record, sort key, place in the
-//! order and new entry), whatever the objects' sizes.
+//! The new pack is laid out first, from the entries' sizes alone; the
+//! bytes are then copied on every core (`fold_write.rs`).
+//!
+//! Memory: about 110 bytes an entry (its record, its place and offset in
+//! the new pack, its idx entry), whatever the objects' sizes.
 
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{PackOutcome, PackWriteError, PackWriter, WrittenEntry, ZlibStream};
+use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
+use super::fold_write::{FoldInputs, write_placed};
+use super::{PackOutcome, PackWriteError};
 use crate::hash::{HashKind, ObjectId};
 use crate::pack::{EntryKind, MAX_CHAIN_DEPTH, Pack, PackError};
 use crate::progress::Progress;
 
-const NO_BASE: u32 = u32::MAX;
+pub(super) const NO_BASE: u32 = u32::MAX;
+/// The pack header's length: signature, version, entry count.
+const PACK_HEADER_LEN: u64 = 12;
 
 /// One entry of an input pack.
-struct Item {
+pub(super) struct Item {
     /// Input pack number and the entry's position in that pack's idx.
-    pack: u32,
-    position: u32,
-    offset: u64,
+    pub pack: u32,
+    pub position: u32,
+    pub offset: u64,
     /// Where its zlib stream starts and where the entry ends.
-    data: u64,
-    end: u64,
+    pub data: u64,
+    pub end: u64,
     /// Inflated size of the stream: the object's, or the delta's.
-    size: u64,
+    pub size: u64,
     /// git's type code when whole (1-4); 0 for a delta.
-    whole: u8,
+    pub whole: u8,
     /// The item holding its delta base.
-    base: u32,
+    pub base: u32,
+}
+
+impl Item {
+    /// Its header in the folded pack, at `offset`, its delta's base at
+    /// `base` (an earlier offset of that pack).
+    pub(super) fn output_header(&self, offset: u64, base: Option<u64>, out: &mut Vec<u8>) {
+        out.clear();
+        match base {
+            None => encode_entry_header(self.whole, self.size, out),
+            Some(base) => {
+                encode_entry_header(OBJ_OFS_DELTA, self.size, out);
+                encode_ofs_distance(offset - base, out);
+            }
+        }
+    }
 }
 
 /// Where the caller wants an entry, from its input pack, offset and name:
@@ -75,15 +97,46 @@ pub fn fold_packs(
     });
     drop(keys);
 
-    let total: u64 = items.iter().map(|i| i.end - i.offset).sum();
-    progress.start_bytes("writing one pack", Some(total));
-    let mut out = PackWriter::create(dir, hash, n)?;
-    let mut placed: Vec<Option<WrittenEntry>> = vec![None; items.len()];
+    let placed = place(&items, &order, &name)?;
+    drop(order);
+    let inputs = FoldInputs {
+        packs,
+        items: &items,
+        placed: &placed,
+    };
+    write_placed(&inputs, dir, hash, progress)
+}
+
+/// Where every entry goes in the folded pack: the order it is written in
+/// (each delta's base first, as the caller's order puts it, or just before
+/// the delta) and its offset there.
+pub(super) struct Placement {
+    /// Items in the order they are written.
+    pub sequence: Vec<u32>,
+    /// Each item's offset in the new pack.
+    pub offset: Vec<u64>,
+    /// Where the trailer starts.
+    pub end: u64,
+}
+
+/// Lays out the folded pack from the entries' sizes alone (an entry's
+/// header depends only on its offset and its base's), before any byte is
+/// copied: the copy can then run in parallel.
+fn place(
+    items: &[Item],
+    order: &[u32],
+    name: &dyn Fn(&Item) -> ObjectId,
+) -> Result<Placement, PackWriteError> {
+    const UNPLACED: u64 = u64::MAX;
+    let mut offset = vec![UNPLACED; items.len()];
+    let mut sequence = Vec::with_capacity(items.len());
+    let mut cursor = PACK_HEADER_LEN;
+    let mut header = Vec::with_capacity(32);
     let mut chain = Vec::new();
-    for &first in &order {
-        // The entry, after the bases of its chain not written yet.
+    for &first in order {
+        // The entry, after the bases of its chain not placed yet.
         let mut at = first;
-        while placed[at as usize].is_none() {
+        while offset[at as usize] == UNPLACED {
             chain.push(at);
             match items[at as usize].base {
                 NO_BASE => break,
@@ -97,52 +150,18 @@ pub fn fold_packs(
         }
         while let Some(at) = chain.pop() {
             let item = &items[at as usize];
-            let pack = &packs[item.pack as usize];
-            let id = name(item);
-            // Each entry is checked against its input's idx as it is
-            // copied: a damaged input is refused by name and offset,
-            // without a separate pass over every input's bytes.
-            let entry = pack.data.raw(item.offset..item.end)?;
-            let (header, zlib) = entry.split_at((item.data - item.offset) as usize);
-            // One pass over the stream serves both sums: the input entry's,
-            // checked against its idx, and the output entry's, whose header
-            // may differ.
-            let zlib = ZlibStream {
-                bytes: zlib,
-                crc32: Some(crc32fast::hash(zlib)),
-            };
-            if let Some(recorded) = pack.idx.crc32_at(item.position) {
-                let mut sum = crc32fast::Hasher::new();
-                sum.update(header);
-                sum.combine(&crc32fast::Hasher::new_with_initial_len(
-                    zlib.crc32.unwrap_or_default(),
-                    zlib.bytes.len() as u64,
-                ));
-                if sum.finalize() != recorded {
-                    return Err(PackWriteError::DamagedEntry {
-                        id,
-                        pack: pack.data.path().to_owned(),
-                        offset: item.offset,
-                    });
-                }
-            }
-            placed[at as usize] = Some(match item.base {
-                NO_BASE => {
-                    let kind = crate::object::ObjectKind::from_pack_code(item.whole)
-                        .expect("whole entries carry an object type");
-                    out.add_compressed(id, kind, item.size, zlib)?
-                }
-                base => {
-                    let base = placed[base as usize].expect("bases are placed first");
-                    out.add_ofs_delta_compressed(id, base, item.size, zlib)?
-                }
-            });
-            progress.advance(item.end - item.offset);
+            let base = (item.base != NO_BASE).then(|| offset[item.base as usize]);
+            item.output_header(cursor, base, &mut header);
+            offset[at as usize] = cursor;
+            sequence.push(at);
+            cursor += header.len() as u64 + (item.end - item.data);
         }
     }
-    let outcome = out.finish();
-    progress.finish();
-    outcome
+    Ok(Placement {
+        sequence,
+        offset,
+        end: cursor,
+    })
 }
 
 /// Every entry of every input, in input order, with its base resolved.

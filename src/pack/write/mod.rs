@@ -14,6 +14,7 @@
 mod delta_encode;
 mod encode;
 mod fold;
+mod fold_write;
 mod hashing_writer;
 mod idx_writer;
 mod pack_stream;

@@ -214,7 +214,7 @@ fn write_blocks(
         file.write_all(&block)?;
         written += block.len() as u64;
         if written >= writeback_from + WRITEBACK_STEP {
-            start_writeback(&file, writeback_from);
+            start_writeback(&file, writeback_from, 0);
             drop_range(&file, dropped, writeback_from);
             (dropped, writeback_from) = (writeback_from, written);
         }
@@ -227,9 +227,9 @@ fn write_blocks(
     Ok((file, checksum))
 }
 
-/// Starts writeback of what reached `file` from `from` on. Advisory: errors
-/// surface at the final `fsync`.
-fn start_writeback(file: &File, from: u64) {
+/// Starts writeback of the `len` bytes (0: all) that reached `file` from
+/// `from` on. Advisory: errors surface at the final `fsync`.
+pub(super) fn start_writeback(file: &File, from: u64, len: u64) {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd as _;
@@ -239,18 +239,18 @@ fn start_writeback(file: &File, from: u64) {
             libc::sync_file_range(
                 file.as_raw_fd(),
                 from as libc::off64_t,
-                0,
+                len as libc::off64_t,
                 libc::SYNC_FILE_RANGE_WRITE,
             );
         }
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = (file, from);
+    let _ = (file, from, len);
 }
 
 /// Drops the bytes `from..to` of `file` from the page cache, those already
 /// written (see [`WRITEBACK_STEP`]).
-fn drop_range(file: &File, from: u64, to: u64) {
+pub(super) fn drop_range(file: &File, from: u64, to: u64) {
     // Not for an empty range: a length of 0 tells the call "to the end".
     if to > from {
         advise_dontneed(file, from, to - from);

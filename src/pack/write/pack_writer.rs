@@ -15,7 +15,10 @@ use std::path::{Path, PathBuf};
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
-use super::encode::{OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header, encode_ofs_distance};
+use super::encode::{
+    MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
+    encode_ofs_distance,
+};
 use super::pack_stream::{self, PackStream};
 use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
 use crate::durable::{self, TempFiles};
@@ -76,12 +79,9 @@ impl PackWriter {
         let (temp_pack, file) = durable::create_temp(dir, "tmp_pack_")?;
         temps.add(temp_pack.clone());
         let mut out = PackStream::new(file, hash);
-        let mut header = Vec::with_capacity(12);
-        header.extend_from_slice(&PACK_SIGNATURE);
-        header.extend_from_slice(&PACK_VERSION.to_be_bytes());
-        header.extend_from_slice(&num_objects.to_be_bytes());
-        out.write_all(&header)
+        out.write_all(&pack_header(num_objects))
             .map_err(PackWriteError::io(&temp_pack))?;
+        let header = Vec::with_capacity(MAX_ENTRY_HEADER_LEN + MAX_OFS_LEN);
         let mut entries = Vec::new();
         // Exact, so a large pack does not pay for amortised doubling; a
         // refusal just falls back to growing as entries come.
@@ -249,36 +249,14 @@ impl PackWriter {
             .map_err(PackWriteError::io(&temp_pack))?;
         pack_stream::drop_cached(&pack_file);
         drop(pack_file);
-
-        let mut temps = self.temps;
-        let temp_rev = write_temp(&self.dir, "tmp_rev_", &mut temps, |f| {
-            rev_writer::write_sorted(f, hash, &entries, &checksum)
-        })?;
-        let temp_idx = write_temp(&self.dir, "tmp_idx_", &mut temps, |f| {
-            idx_writer::write_sorted(f, hash, &entries, &checksum)
-        })?;
-
-        let stem = format!("pack-{}", checksum.to_hex());
-        let pack_path = self.dir.join(format!("{stem}.pack"));
-        let rev_path = self.dir.join(format!("{stem}.rev"));
-        let idx_path = self.dir.join(format!("{stem}.idx"));
-        for (from, to) in [
-            (&temp_pack, &pack_path),
-            (&temp_rev, &rev_path),
-            (&temp_idx, &idx_path),
-        ] {
-            std::fs::rename(from, to).map_err(PackWriteError::io(to))?;
-        }
-        temps.disarm();
-        durable::sync_dir(&self.dir)?;
-        Ok(PackOutcome {
-            pack_path,
-            idx_path,
-            rev_path,
+        let written = WrittenPack {
+            dir: &self.dir,
+            hash,
+            temp_pack: &temp_pack,
             checksum,
-            num_objects: actual,
             pack_size,
-        })
+        };
+        publish(written, self.temps, &entries)
     }
 
     /// Checks that `id` may be added; returns the offset of its entry and
@@ -350,6 +328,70 @@ impl PackWriter {
         });
         Ok(WrittenEntry { number, offset })
     }
+}
+
+/// The 12 bytes a pack of `num_objects` entries starts with.
+pub(super) fn pack_header(num_objects: u32) -> [u8; 12] {
+    let mut header = [0; 12];
+    header[..4].copy_from_slice(&PACK_SIGNATURE);
+    header[4..8].copy_from_slice(&PACK_VERSION.to_be_bytes());
+    header[8..].copy_from_slice(&num_objects.to_be_bytes());
+    header
+}
+
+/// A `.pack` written, trailer included, and synced under a temporary name.
+pub(super) struct WrittenPack<'a> {
+    pub dir: &'a Path,
+    pub hash: HashKind,
+    pub temp_pack: &'a Path,
+    pub checksum: ObjectId,
+    pub pack_size: u64,
+}
+
+/// Writes the `.rev` and `.idx` of `pack` from its `entries` (sorted by id
+/// and checked), then renames the three files into place, the `.idx` last
+/// (git finds a pack by its index). `temps` holds the temporary pack and
+/// removes what is left on failure.
+pub(super) fn publish(
+    pack: WrittenPack<'_>,
+    mut temps: TempFiles,
+    entries: &[IndexEntry],
+) -> Result<PackOutcome, PackWriteError> {
+    let WrittenPack {
+        dir,
+        hash,
+        temp_pack,
+        checksum,
+        pack_size,
+    } = pack;
+    let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, |f| {
+        rev_writer::write_sorted(f, hash, entries, &checksum)
+    })?;
+    let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, |f| {
+        idx_writer::write_sorted(f, hash, entries, &checksum)
+    })?;
+
+    let stem = format!("pack-{}", checksum.to_hex());
+    let pack_path = dir.join(format!("{stem}.pack"));
+    let rev_path = dir.join(format!("{stem}.rev"));
+    let idx_path = dir.join(format!("{stem}.idx"));
+    for (from, to) in [
+        (temp_pack, pack_path.as_path()),
+        (&temp_rev, &rev_path),
+        (&temp_idx, &idx_path),
+    ] {
+        std::fs::rename(from, to).map_err(PackWriteError::io(to))?;
+    }
+    temps.disarm();
+    durable::sync_dir(dir)?;
+    Ok(PackOutcome {
+        pack_path,
+        idx_path,
+        rev_path,
+        checksum,
+        num_objects: entries.len() as u32,
+        pack_size,
+    })
 }
 
 fn check_level(id: ObjectId, level: u32) -> Result<(), PackWriteError> {
