@@ -1,20 +1,34 @@
 //! Creating git deltas (gitformat-pack "Deltified representation"), in the
 //! model of git's `diff-delta.c` (`create_delta_index`, `create_delta`).
 //!
-//! The base is indexed once ([`DeltaIndex`]): a hash of every aligned
-//! 16-byte block, in a chained hash table whose chains are capped so that
-//! repetitive bases stay cheap. A target is then scanned with a rolling
-//! hash of the same 16-byte window; at each position the candidates of the
-//! window's bucket are extended forward (and backward into the pending
-//! literal bytes) and the longest match wins, emitted as copy opcodes of at
-//! most 64 KiB each (as git does); bytes without a match become insert
-//! opcodes of at most 127 bytes. The window search diffs one target against
-//! many bases, so it keeps one index per base in its window.
+//! The base is indexed once ([`DeltaIndex`]): every aligned 16-byte block
+//! gets a 32-bit rolling fingerprint, and the blocks are filed by it in a
+//! hash table of about one bucket per four blocks, each bucket's entries
+//! side by side in one array, by ascending base offset. An entry keeps its
+//! whole fingerprint, so a lookup skips the entries that only share the
+//! bucket without reading the base. A run of identical blocks is filed
+//! once (its first block: a match from there runs on through the rest),
+//! and a bucket over [`HASH_LIMIT`] entries (repetitive bases) keeps that
+//! many, spread evenly over the base, so every lookup stays cheap.
+//!
+//! A target is then scanned with the same rolling fingerprint over a
+//! 16-byte window. At each position the entries of its bucket are
+//! extended forward and the longest match wins, with git's two cutoffs: a
+//! candidate whose rest of the base cannot beat the match in hand ends the
+//! scan (offsets only grow along a bucket), and so does a match of
+//! [`GOOD_ENOUGH`] bytes. The winner is extended backward into the pending
+//! literal bytes and emitted as copy opcodes of at most 64 KiB each (as git
+//! does); bytes without a match become insert opcodes of at most 127
+//! bytes. The window search diffs one target against many bases, so it
+//! keeps one index per base in its window.
 
 /// Bytes per indexed block and per rolling-hash window (git's `RABIN_WINDOW`).
 const BLOCK: usize = 16;
-/// Candidates tried per lookup (git's `HASH_LIMIT`).
-const CHAIN_LIMIT: usize = 64;
+/// Most entries one bucket keeps (git's `HASH_LIMIT`).
+const HASH_LIMIT: usize = 64;
+/// A match this long ends the search of its bucket: a longer one would
+/// save at most a few opcode bytes.
+const GOOD_ENOUGH: usize = 4096;
 /// Largest size of one copy opcode git emits.
 const MAX_COPY: usize = 0x10000;
 /// Largest literal run of one insert opcode.
@@ -24,15 +38,23 @@ const MAX_INSERT: usize = 0x7f;
 const MIN_COPY: usize = 8;
 /// Multiplier of the polynomial rolling hash (odd, so it is invertible).
 const ROLL: u32 = 0x0100_0193;
-const EMPTY: u32 = u32::MAX;
+
+/// One indexed block of the base.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// The rolling fingerprint of the block's 16 bytes.
+    fingerprint: u32,
+    /// Where the block starts in the base.
+    offset: u32,
+}
 
 /// An index of a delta base, built once and reused for many targets.
 pub struct DeltaIndex<B: AsRef<[u8]>> {
     base: B,
-    /// Bucket heads: block number of the newest block in the bucket.
-    heads: Vec<u32>,
-    /// Next older block in the same bucket, per block.
-    next: Vec<u32>,
+    /// The entries of bucket `b` are `entries[starts[b]..starts[b + 1]]`,
+    /// by ascending offset.
+    starts: Vec<u32>,
+    entries: Vec<Entry>,
     shift: u32,
     /// `ROLL^(BLOCK-1)`, to remove the byte leaving the window.
     roll_out: u32,
@@ -45,21 +67,46 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
         let bytes = base.as_ref();
         let indexed = bytes.len().min(u32::MAX as usize - BLOCK);
         let blocks = indexed / BLOCK;
-        let bits = (usize::BITS - blocks.max(1).leading_zeros()).clamp(4, 31);
-        let mut heads = vec![EMPTY; 1usize << bits];
-        let mut next = vec![EMPTY; blocks];
+        // About four blocks a bucket, at least 16 buckets.
+        let bits = (usize::BITS - (blocks / 4).saturating_sub(1).leading_zeros()).clamp(4, 31);
         let shift = 32 - bits;
-        // Newest first in each chain: later blocks are found first, as in
-        // git, which helps when the target appends to the base.
-        for b in 0..blocks {
-            let h = bucket(window_hash(&bytes[b * BLOCK..b * BLOCK + BLOCK]), shift);
-            next[b] = heads[h];
-            heads[h] = b as u32;
+        let block = |b: usize| &bytes[b * BLOCK..b * BLOCK + BLOCK];
+        let fingerprints: Vec<u32> = (0..blocks).map(|b| window_hash(block(b))).collect();
+        // A block equal to the one before it is not filed: a match at the
+        // first block of the run goes on through it.
+        let filed =
+            |b: usize| b == 0 || fingerprints[b] != fingerprints[b - 1] || block(b) != block(b - 1);
+        let mut counts = vec![0u32; 1usize << bits];
+        for b in (0..blocks).filter(|&b| filed(b)) {
+            counts[bucket(fingerprints[b], shift)] += 1;
+        }
+        let mut starts = Vec::with_capacity(counts.len() + 1);
+        let mut total = 0u32;
+        starts.push(0);
+        for &count in &counts {
+            total += count.min(HASH_LIMIT as u32);
+            starts.push(total);
+        }
+        let mut entries = vec![Entry::default(); total as usize];
+        // Blocks arrive by ascending offset; `arrived` counts each bucket's.
+        let mut arrived = vec![0u32; counts.len()];
+        for b in (0..blocks).filter(|&b| filed(b)) {
+            let fingerprint = fingerprints[b];
+            let h = bucket(fingerprint, shift);
+            let nth = arrived[h];
+            arrived[h] += 1;
+            let Some(slot) = kept_slot(nth, counts[h]) else {
+                continue;
+            };
+            entries[(starts[h] + slot) as usize] = Entry {
+                fingerprint,
+                offset: (b * BLOCK) as u32,
+            };
         }
         DeltaIndex {
             base,
-            heads,
-            next,
+            starts,
+            entries,
             shift,
             roll_out: ROLL.wrapping_pow(BLOCK as u32 - 1),
         }
@@ -71,7 +118,7 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
 
     /// Heap bytes held by the index (not counting the base).
     pub fn memory(&self) -> usize {
-        (self.heads.len() + self.next.len()) * 4
+        self.starts.len() * size_of::<u32>() + self.entries.len() * size_of::<Entry>()
     }
 
     /// The delta turning the base into `target`, or `None` if it would be
@@ -126,31 +173,56 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
         (out.len() <= max_size).then_some(out)
     }
 
-    /// The longest match for `target[pos..]` among the candidates of the
-    /// bucket of `hash`: (base offset, length).
-    fn longest_match(&self, target: &[u8], pos: usize, hash: u32) -> (usize, usize) {
+    /// The longest match for `target[pos..]` among the entries filed
+    /// under `fingerprint`: (base offset, length).
+    fn longest_match(&self, target: &[u8], pos: usize, fingerprint: u32) -> (usize, usize) {
         let mut best = (0usize, 0usize);
-        if self.next.is_empty() {
+        if self.entries.is_empty() {
             return best;
         }
         let base = self.base.as_ref();
         let want = &target[pos..];
-        let mut block = self.heads[bucket(hash, self.shift)];
-        let mut tried = 0;
-        while block != EMPTY && tried < CHAIN_LIMIT {
-            tried += 1;
-            let off = block as usize * BLOCK;
+        let h = bucket(fingerprint, self.shift);
+        let filed = &self.entries[self.starts[h] as usize..self.starts[h + 1] as usize];
+        for entry in filed {
+            let off = entry.offset as usize;
+            // Offsets ascend along the bucket, so what the base has left
+            // after them only shrinks: once it cannot beat the match in
+            // hand, no later entry can.
+            if (base.len() - off).min(want.len()) <= best.1 {
+                break;
+            }
+            if entry.fingerprint != fingerprint {
+                continue;
+            }
             let len = common_prefix(&base[off..], want);
             if len > best.1 {
                 best = (off, len);
-                if off + len == base.len() || pos + len == target.len() {
-                    break; // cannot get longer
+                if len >= GOOD_ENOUGH {
+                    break;
                 }
             }
-            block = self.next[block as usize];
         }
         best
     }
+}
+
+/// Where the `nth` block (by offset) of a bucket that `count` blocks
+/// hash to goes among the bucket's entries, or `None` if it is culled. A
+/// bucket of more than [`HASH_LIMIT`] blocks keeps that many, one at the
+/// start of each of as many even strides, so the kept ones cover the whole
+/// base (a run of repetitive data is still found wherever it is).
+fn kept_slot(nth: u32, count: u32) -> Option<u32> {
+    let limit = HASH_LIMIT as u64;
+    if u64::from(count) <= limit {
+        return Some(nth);
+    }
+    // Block `nth` is kept if it is the first of stride `k`, i.e.
+    // nth == floor(k * count / limit); ceil(nth * limit / count) blocks
+    // before it are kept.
+    let kept_before = |n: u32| (u64::from(n) * limit).div_ceil(u64::from(count));
+    let slot = kept_before(nth);
+    (kept_before(nth + 1) > slot).then_some(slot as u32)
 }
 
 /// The delta turning `base` into `target`, or `None` if longer than
