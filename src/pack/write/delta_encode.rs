@@ -56,8 +56,6 @@ pub struct DeltaIndex<B: AsRef<[u8]>> {
     starts: Vec<u32>,
     entries: Vec<Entry>,
     shift: u32,
-    /// `ROLL^(BLOCK-1)`, to remove the byte leaving the window.
-    roll_out: u32,
 }
 
 impl<B: AsRef<[u8]>> DeltaIndex<B> {
@@ -65,50 +63,52 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
     /// are indexed only in their first 4 GiB (copy offsets are 32-bit).
     pub fn new(base: B) -> Self {
         let bytes = base.as_ref();
-        let indexed = bytes.len().min(u32::MAX as usize - BLOCK);
-        let blocks = indexed / BLOCK;
+        let blocks = bytes.len().min(u32::MAX as usize - BLOCK) / BLOCK;
         // About four blocks a bucket, at least 16 buckets.
         let bits = (usize::BITS - (blocks / 4).saturating_sub(1).leading_zeros()).clamp(4, 31);
         let shift = 32 - bits;
-        let block = |b: usize| &bytes[b * BLOCK..b * BLOCK + BLOCK];
-        let fingerprints: Vec<u32> = (0..blocks).map(|b| window_hash(block(b))).collect();
-        // A block equal to the one before it is not filed: a match at the
-        // first block of the run goes on through it.
-        let filed =
-            |b: usize| b == 0 || fingerprints[b] != fingerprints[b - 1] || block(b) != block(b - 1);
-        let mut counts = vec![0u32; 1usize << bits];
-        for b in (0..blocks).filter(|&b| filed(b)) {
-            counts[bucket(fingerprints[b], shift)] += 1;
+        // The blocks to file, by ascending offset. A block equal to the one
+        // before it is not filed: a match at the first block of the run
+        // goes on through it. (Hashing twice is cheaper than keeping the
+        // fingerprints between the two passes.)
+        let filed = || {
+            let mut previous: Option<(u32, &[u8])> = None;
+            bytes[..blocks * BLOCK]
+                .chunks_exact(BLOCK)
+                .enumerate()
+                .filter_map(move |(b, block)| {
+                    let fingerprint = window_hash(block);
+                    let repeat = previous.is_some_and(|(f, p)| f == fingerprint && p == block);
+                    previous = Some((fingerprint, block));
+                    (!repeat).then_some(Entry {
+                        fingerprint,
+                        offset: (b * BLOCK) as u32,
+                    })
+                })
+        };
+        // A counting sort by bucket. `starts[h + 1]` first counts bucket
+        // `h`, then holds where it starts, then, as its entries are placed,
+        // where it ends, which is where bucket `h + 1` starts.
+        let mut starts = vec![0u32; (1usize << bits) + 1];
+        for entry in filed() {
+            starts[bucket(entry.fingerprint, shift) + 1] += 1;
         }
-        let mut starts = Vec::with_capacity(counts.len() + 1);
-        let mut total = 0u32;
-        starts.push(0);
-        for &count in &counts {
-            total += count.min(HASH_LIMIT as u32);
-            starts.push(total);
+        let mut total = 0;
+        for start in &mut starts[1..] {
+            (*start, total) = (total, total + *start);
         }
         let mut entries = vec![Entry::default(); total as usize];
-        // Blocks arrive by ascending offset; `arrived` counts each bucket's.
-        let mut arrived = vec![0u32; counts.len()];
-        for b in (0..blocks).filter(|&b| filed(b)) {
-            let fingerprint = fingerprints[b];
-            let h = bucket(fingerprint, shift);
-            let nth = arrived[h];
-            arrived[h] += 1;
-            let Some(slot) = kept_slot(nth, counts[h]) else {
-                continue;
-            };
-            entries[(starts[h] + slot) as usize] = Entry {
-                fingerprint,
-                offset: (b * BLOCK) as u32,
-            };
+        for entry in filed() {
+            let end = &mut starts[bucket(entry.fingerprint, shift) + 1];
+            entries[*end as usize] = entry;
+            *end += 1;
         }
+        cull_buckets(&mut starts, &mut entries);
         DeltaIndex {
             base,
             starts,
             entries,
             shift,
-            roll_out: ROLL.wrapping_pow(BLOCK as u32 - 1),
         }
     }
 
@@ -157,10 +157,7 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
             }
             // No match: this byte is literal; roll the window one byte.
             if pos + BLOCK < target.len() {
-                hash = hash
-                    .wrapping_sub(u32::from(target[pos]).wrapping_mul(self.roll_out))
-                    .wrapping_mul(ROLL)
-                    .wrapping_add(u32::from(target[pos + BLOCK]));
+                hash = roll(hash, target[pos], target[pos + BLOCK]);
                 hashed_at = pos + 1;
             }
             pos += 1;
@@ -207,22 +204,36 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
     }
 }
 
-/// Where the `nth` block (by offset) of a bucket that `count` blocks
-/// hash to goes among the bucket's entries, or `None` if it is culled. A
-/// bucket of more than [`HASH_LIMIT`] blocks keeps that many, one at the
-/// start of each of as many even strides, so the kept ones cover the whole
-/// base (a run of repetitive data is still found wherever it is).
-fn kept_slot(nth: u32, count: u32) -> Option<u32> {
-    let limit = HASH_LIMIT as u64;
-    if u64::from(count) <= limit {
-        return Some(nth);
+/// Cuts every bucket of more than [`HASH_LIMIT`] entries down to that
+/// many, the first of each of as many even strides, so that the kept ones
+/// still cover the whole base (a repetitive run is found wherever it is)
+/// and a lookup never tries more than that many. Buckets stay in place
+/// order; `starts` is updated to match.
+fn cull_buckets(starts: &mut [u32], entries: &mut Vec<Entry>) {
+    if starts
+        .windows(2)
+        .all(|w| (w[1] - w[0]) as usize <= HASH_LIMIT)
+    {
+        return;
     }
-    // Block `nth` is kept if it is the first of stride `k`, i.e.
-    // nth == floor(k * count / limit); ceil(nth * limit / count) blocks
-    // before it are kept.
-    let kept_before = |n: u32| (u64::from(n) * limit).div_ceil(u64::from(count));
-    let slot = kept_before(nth);
-    (kept_before(nth + 1) > slot).then_some(slot as u32)
+    let buckets = starts.len() - 1;
+    let (mut read, mut write) = (0usize, 0usize);
+    for h in 0..buckets {
+        let end = starts[h + 1] as usize;
+        let count = end - read;
+        let keep = count.min(HASH_LIMIT);
+        // In place: entry `k` moves down or stays (`read + k * count /
+        // keep` is at least `write + k`), and is read before it is written.
+        for k in 0..keep {
+            entries[write + k] = entries[read + k * count / keep];
+        }
+        starts[h] = write as u32;
+        write += keep;
+        read = end;
+    }
+    starts[buckets] = write as u32;
+    entries.truncate(write);
+    entries.shrink_to_fit();
 }
 
 /// The delta turning `base` into `target`, or `None` if longer than
@@ -232,10 +243,32 @@ pub fn encode_delta(base: &[u8], target: &[u8], max_size: usize) -> Option<Vec<u
     DeltaIndex::new(base).encode(target, max_size)
 }
 
+/// `ROLL^(BLOCK-1-i)` for byte `i` of a window.
+const WEIGHTS: [u32; BLOCK] = {
+    let mut weights = [1u32; BLOCK];
+    let mut i = BLOCK - 1;
+    while i > 0 {
+        weights[i - 1] = weights[i].wrapping_mul(ROLL);
+        i -= 1;
+    }
+    weights
+};
+
+/// The rolling hash of one window, `sum(byte[i] * ROLL^(BLOCK-1-i))`:
+/// written as a sum of independent products (not Horner's chain of
+/// multiplications) so that it vectorizes.
 fn window_hash(window: &[u8]) -> u32 {
-    window.iter().fold(0u32, |h, &b| {
-        h.wrapping_mul(ROLL).wrapping_add(u32::from(b))
+    let window: &[u8; BLOCK] = window.try_into().expect("one window");
+    window.iter().zip(WEIGHTS).fold(0u32, |h, (&b, w)| {
+        h.wrapping_add(u32::from(b).wrapping_mul(w))
     })
+}
+
+/// The hash of the window one byte on: `out` leaves it, `new` enters.
+fn roll(hash: u32, out: u8, new: u8) -> u32 {
+    hash.wrapping_sub(u32::from(out).wrapping_mul(WEIGHTS[0]))
+        .wrapping_mul(ROLL)
+        .wrapping_add(u32::from(new))
 }
 
 fn bucket(hash: u32, shift: u32) -> usize {
