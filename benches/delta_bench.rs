@@ -13,7 +13,8 @@
 //!   and the CPU of indexing and of encoding, apart;
 //! - window: the window search of `convert --no-reuse-deltas` over every
 //!   object, per type, in git's order with git's size bounds
-//!   (`DELTA_BENCH_WINDOW`, default 10; depth 50): delta bytes chosen and
+//!   (`DELTA_BENCH_WINDOW`, default 10; depth 50): delta bytes chosen, the
+//!   bytes stored (deltas plus the objects left whole, before zlib) and
 //!   the search's CPU (bodies read from `git cat-file` not counted).
 //!
 //! Sizes are deterministic; CPU is this thread's, so it is a fair figure
@@ -214,7 +215,7 @@ fn window(objects: &[Object], bodies: &mut Bodies, window: usize) {
             memory: usize::MAX,
             id_len: 20,
         };
-        let (mut deltas, mut delta_bytes) = (0u64, 0u64);
+        let (mut deltas, mut delta_bytes, mut replaced) = (0u64, 0u64, 0u64);
         let mut reading = Duration::ZERO;
         let start = thread_cpu();
         window_search::<()>(
@@ -226,8 +227,9 @@ fn window(objects: &[Object], bodies: &mut Bodies, window: usize) {
                 reading += thread_cpu() - t;
                 Ok(body)
             },
-            |_, _, delta| {
+            |i, _, delta| {
                 deltas += 1;
+                replaced += listed[i as usize].size;
                 delta_bytes += delta.len() as u64;
                 Ok(())
             },
@@ -235,9 +237,12 @@ fn window(objects: &[Object], bodies: &mut Bodies, window: usize) {
         .expect("infallible");
         let cpu = thread_cpu() - start - reading;
         let bytes: u64 = listed.iter().map(|o| o.size).sum();
+        // What the pack would hold before compression: each object as a
+        // delta or whole.
+        let stored = bytes - replaced + delta_bytes;
         println!(
             "window {window}, {kind}: {} objects of {bytes} bytes, {deltas} deltas of \
-             {delta_bytes} bytes; search CPU {:.2}s",
+             {delta_bytes} bytes, {stored} bytes stored; search CPU {:.2}s",
             listed.len(),
             cpu.as_secs_f64()
         );

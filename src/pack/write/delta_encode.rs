@@ -176,8 +176,13 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
                 hashed_at = pos + 1;
             }
             pos += 1;
-            if pos - literal_start >= 4 * MAX_INSERT && out.len() + (pos - literal_start) > max_size
-            {
+            // Give up once the pending literal bytes cannot fit. A later
+            // match extended backward takes back fewer than BLOCK of them:
+            // BLOCK more equal bytes would hold a whole filed block, which
+            // the scan would have found. (Where a bucket was culled, the
+            // block may not be filed: there this stop can come early.)
+            let pending = pos - literal_start;
+            if pending >= 4 * MAX_INSERT && out.len() + pending - (BLOCK - 1) > max_size {
                 return None;
             }
         }
@@ -550,5 +555,256 @@ mod tests {
             let edited = mutate(&mut rng, &pair[0], 5);
             assert!(roundtrip(&pair[0], &edited) < pair[0].len() / 4 + 64);
         }
+    }
+
+    /// The entries of the bucket `fingerprint` falls in.
+    fn bucket_of<B: AsRef<[u8]>>(index: &DeltaIndex<B>, fingerprint: u32) -> &[Entry] {
+        let h = bucket(fingerprint, index.shift);
+        &index.entries[index.starts[h] as usize..index.starts[h + 1] as usize]
+    }
+
+    /// Bases that make the index work: random, few-letter, all zero,
+    /// periodic (over-full buckets that runs do not collapse), text lines,
+    /// random with long runs; from empty to past a 64 KiB copy.
+    fn some_base(rng: &mut Rng) -> Vec<u8> {
+        let len = match rng.below(5) {
+            0 => rng.below(BLOCK),
+            1 => rng.below(600),
+            2 => rng.below(10_000),
+            _ => rng.below(80_000),
+        };
+        match rng.below(6) {
+            0 => rng.bytes(len, 255),
+            1 => {
+                let alphabet = [2, 4][rng.below(2)];
+                rng.bytes(len, alphabet)
+            }
+            2 => vec![0; len],
+            3 => {
+                let period = [1, 3, 16, 32, 48, 100][rng.below(6)];
+                let unit = rng.bytes(period, 255);
+                unit.iter().copied().cycle().take(len).collect()
+            }
+            4 => (0..)
+                .flat_map(|i| format!("\tline {i}: {}\n", rng.below(50)).into_bytes())
+                .take(len)
+                .collect(),
+            _ => {
+                let mut b = rng.bytes(len, 255);
+                for _ in 0..3 {
+                    let at = rng.below(len + 1);
+                    let end = (at + rng.below(6000)).min(len);
+                    b[at..end].fill(b'x');
+                }
+                b
+            }
+        }
+    }
+
+    /// A target made from `base` by one kind of change: small edits,
+    /// a long run inserted, a chunk of the base repeated, a prefix or
+    /// suffix, unrelated bytes, or a target shorter than a block.
+    fn some_target(rng: &mut Rng, base: &[u8]) -> Vec<u8> {
+        match rng.below(7) {
+            0 => {
+                let edits = 1 + rng.below(20);
+                mutate(rng, base, edits)
+            }
+            1 => {
+                let mut t = base.to_vec();
+                let at = rng.below(t.len() + 1);
+                let run = vec![rng.below(256) as u8; rng.below(9000)];
+                t.splice(at..at, run);
+                t
+            }
+            2 => {
+                let from = rng.below(base.len() + 1);
+                let end = (from + rng.below(300)).min(base.len());
+                let times = rng.below(40);
+                let mut t = base.to_vec();
+                let at = rng.below(t.len() + 1);
+                t.splice(at..at, base[from..end].repeat(times));
+                t
+            }
+            3 => base[..rng.below(base.len() + 1)].to_vec(),
+            4 => base[rng.below(base.len() + 1)..].to_vec(),
+            5 => {
+                let n = rng.below(base.len() + 100);
+                rng.bytes(n, 255)
+            }
+            _ => {
+                let n = rng.below(BLOCK);
+                rng.bytes(n, 4)
+            }
+        }
+    }
+
+    /// The blocks of `base` that are not repeats of the block before.
+    fn filed_blocks(base: &[u8]) -> usize {
+        let blocks: Vec<&[u8]> = base.chunks_exact(BLOCK).collect();
+        blocks.len() - blocks.windows(2).filter(|w| w[0] == w[1]).count()
+    }
+
+    #[test]
+    fn the_index_files_blocks_by_bucket_in_offset_order() {
+        let mut rng = Rng(0x1dec5);
+        for round in 0..60 {
+            let base = some_base(&mut rng);
+            let index = DeltaIndex::new(&base);
+            let blocks = base.len() / BLOCK;
+            let buckets = index.starts.len() - 1;
+            // A quarter of the blocks, up to a power of two, at least 16.
+            assert_eq!(
+                buckets,
+                (blocks / 4).next_power_of_two().max(16),
+                "round {round}"
+            );
+            assert_eq!(index.starts[0], 0);
+            assert_eq!(index.starts[buckets] as usize, index.entries.len());
+            if index
+                .starts
+                .windows(2)
+                .all(|w| w[1] - w[0] < HASH_LIMIT as u32)
+            {
+                assert_eq!(index.entries.len(), filed_blocks(&base), "round {round}");
+            }
+            for h in 0..buckets {
+                let filed = &index.entries[index.starts[h] as usize..index.starts[h + 1] as usize];
+                assert!(filed.len() <= HASH_LIMIT, "round {round}: bucket {h}");
+                assert!(filed.windows(2).all(|w| w[0].offset < w[1].offset));
+                for e in filed {
+                    let off = e.offset as usize;
+                    assert_eq!(off % BLOCK, 0);
+                    assert_eq!(e.fingerprint, window_hash(&base[off..off + BLOCK]));
+                    assert_eq!(bucket(e.fingerprint, index.shift), h);
+                    assert_ne!(
+                        index.present[h] & presence_bit(e.fingerprint, index.shift),
+                        0
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_identical_blocks_are_filed_once() {
+        let index = DeltaIndex::new(vec![0u8; 100_000]);
+        assert_eq!(index.entries.len(), 1);
+        assert_eq!(index.entries[0].offset, 0);
+        // The one entry still finds the whole run.
+        let target = vec![0u8; 70_000];
+        let delta = index.encode(&target, usize::MAX).expect("no limit");
+        assert!(delta.len() < 20, "{} bytes", delta.len());
+    }
+
+    #[test]
+    fn over_full_buckets_keep_64_entries_spread_over_the_base() {
+        // Two blocks that alternate: runs do not collapse them, so each
+        // lands 3125 times in one bucket.
+        let mut rng = Rng(64);
+        let (a, b) = (rng.bytes(BLOCK, 255), rng.bytes(BLOCK, 255));
+        let base: Vec<u8> = [a.clone(), b].concat().repeat(3125);
+        let index = DeltaIndex::new(&base);
+        let filed = bucket_of(&index, window_hash(&a));
+        let offsets: Vec<usize> = filed
+            .iter()
+            .filter(|e| e.fingerprint == window_hash(&a))
+            .map(|e| e.offset as usize)
+            .collect();
+        assert_eq!(offsets.len(), HASH_LIMIT);
+        assert_eq!(offsets[0], 0, "the first occurrence is kept");
+        // Even strides: 3125 / 64 is 48.8 occurrences, 32 bytes apart.
+        for w in offsets.windows(2) {
+            let gap = (w[1] - w[0]) / (2 * BLOCK);
+            assert!((48..=49).contains(&gap), "gap of {gap} occurrences");
+        }
+        assert!(*offsets.last().expect("64") >= base.len() - 50 * 2 * BLOCK);
+    }
+
+    #[test]
+    fn a_match_of_4096_bytes_ends_the_bucket_scan() {
+        let mut rng = Rng(4096);
+        let x = rng.bytes(10_000, 255);
+        let junk = rng.bytes(BLOCK, 255);
+        let fingerprint = window_hash(&x[..BLOCK]);
+        // The first candidate matches 4992 bytes, good enough: the longer
+        // match at the second is not looked for.
+        let base = [&x[..4992], &junk, &x].concat();
+        let index = DeltaIndex::new(&base);
+        assert_eq!(index.longest_match(&x, 0, fingerprint), (0, 4992));
+        // Under 4096 bytes, the scan goes on to the longer one.
+        let base = [&x[..3008], &junk, &x].concat();
+        let index = DeltaIndex::new(&base);
+        assert_eq!(index.longest_match(&x, 0, fingerprint), (3024, 10_000));
+        for base in [
+            [&x[..4992], &junk, &x].concat(),
+            [&x[..3008], &junk, &x].concat(),
+        ] {
+            roundtrip(&base, &x);
+        }
+    }
+
+    #[test]
+    fn the_bucket_scan_cutoffs_lose_no_match() {
+        // Against a scan of the whole bucket (with only the good-enough
+        // stop), the cutoff on the rest of the base finds the same match.
+        let mut rng = Rng(0xc0ff);
+        for round in 0..80 {
+            let base = some_base(&mut rng);
+            let target = some_target(&mut rng, &base);
+            let index = DeltaIndex::new(&base);
+            for pos in (0..target.len().saturating_sub(BLOCK - 1)).step_by(1 + rng.below(7)) {
+                let fingerprint = window_hash(&target[pos..pos + BLOCK]);
+                let mut whole = (0, 0);
+                for e in bucket_of(&index, fingerprint) {
+                    let off = e.offset as usize;
+                    let len = common_prefix(&base[off..], &target[pos..]);
+                    if e.fingerprint == fingerprint && len > whole.1 {
+                        whole = (off, len);
+                        if len >= GOOD_ENOUGH {
+                            break;
+                        }
+                    }
+                }
+                let found = index.longest_match(&target, pos, fingerprint);
+                assert_eq!(found, whole, "round {round} at {pos}");
+            }
+        }
+    }
+
+    #[test]
+    fn edited_inputs_round_trip_and_keep_the_size_bound() {
+        let mut rng = Rng(0xde17a);
+        for round in 0..300 {
+            let base = some_base(&mut rng);
+            let target = some_target(&mut rng, &base);
+            let index = DeltaIndex::new(&base);
+            let delta = index.encode(&target, usize::MAX).expect("no limit");
+            let mut out = Vec::new();
+            apply_delta(&base, &delta, &mut out).expect("the delta applies");
+            assert!(out == target, "round {round}");
+            // A bound gives this same delta if it fits, else nothing; and
+            // nothing only if it does not fit, unless a bucket was culled
+            // (the early stop on literal bytes can then be wrong).
+            let culled = index.entries.len() < filed_blocks(&base);
+            for limit in [0, delta.len() - 1, delta.len(), rng.below(delta.len() * 2)] {
+                match index.encode(&target, limit) {
+                    Some(d) => assert!(d == delta && d.len() <= limit, "round {round}"),
+                    None => assert!(culled || delta.len() > limit, "round {round}: {limit}"),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_matches_become_few_copies() {
+        // 200 KB shared around an edit: copies of 64 KiB, not one per
+        // good-enough match.
+        let mut rng = Rng(200);
+        let base = rng.bytes(200_000, 255);
+        let mut target = base.clone();
+        target.splice(100_000..100_010, *b"an edit in the middle");
+        let len = roundtrip(&base, &target);
+        assert!(len < 80, "delta {len}");
     }
 }
