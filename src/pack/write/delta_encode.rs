@@ -639,6 +639,22 @@ mod tests {
         }
     }
 
+    /// Runs `check` on `rounds` pairs of [`some_base`] and [`some_target`],
+    /// with the base's index and the generator.
+    fn for_cases(
+        seed: u64,
+        rounds: usize,
+        mut check: impl FnMut(usize, &[u8], &[u8], &DeltaIndex<&[u8]>, &mut Rng),
+    ) {
+        let mut rng = Rng(seed);
+        for round in 0..rounds {
+            let base = some_base(&mut rng);
+            let target = some_target(&mut rng, &base);
+            let index = DeltaIndex::new(&base[..]);
+            check(round, &base, &target, &index, &mut rng);
+        }
+    }
+
     /// The blocks of `base` that are not repeats of the block before.
     fn filed_blocks(base: &[u8]) -> usize {
         let blocks: Vec<&[u8]> = base.chunks_exact(BLOCK).collect();
@@ -748,15 +764,11 @@ mod tests {
     fn the_bucket_scan_cutoffs_lose_no_match() {
         // Against a scan of the whole bucket (with only the good-enough
         // stop), the cutoff on the rest of the base finds the same match.
-        let mut rng = Rng(0xc0ff);
-        for round in 0..80 {
-            let base = some_base(&mut rng);
-            let target = some_target(&mut rng, &base);
-            let index = DeltaIndex::new(&base);
+        for_cases(0xc0ff, 80, |round, base, target, index, rng| {
             for pos in (0..target.len().saturating_sub(BLOCK - 1)).step_by(1 + rng.below(7)) {
                 let fingerprint = window_hash(&target[pos..pos + BLOCK]);
                 let mut whole = (0, 0);
-                for e in bucket_of(&index, fingerprint) {
+                for e in bucket_of(index, fingerprint) {
                     let off = e.offset as usize;
                     let len = common_prefix(&base[off..], &target[pos..]);
                     if e.fingerprint == fingerprint && len > whole.1 {
@@ -766,34 +778,30 @@ mod tests {
                         }
                     }
                 }
-                let found = index.longest_match(&target, pos, fingerprint);
+                let found = index.longest_match(target, pos, fingerprint);
                 assert_eq!(found, whole, "round {round} at {pos}");
             }
-        }
+        });
     }
 
     #[test]
     fn edited_inputs_round_trip_and_keep_the_size_bound() {
-        let mut rng = Rng(0xde17a);
-        for round in 0..300 {
-            let base = some_base(&mut rng);
-            let target = some_target(&mut rng, &base);
-            let index = DeltaIndex::new(&base);
-            let delta = index.encode(&target, usize::MAX).expect("no limit");
+        for_cases(0xde17a, 300, |round, base, target, index, rng| {
+            let delta = index.encode(target, usize::MAX).expect("no limit");
             let mut out = Vec::new();
-            apply_delta(&base, &delta, &mut out).expect("the delta applies");
+            apply_delta(base, &delta, &mut out).expect("the delta applies");
             assert!(out == target, "round {round}");
             // A bound gives this same delta if it fits, else nothing; and
             // nothing only if it does not fit, unless a bucket was culled
             // (the early stop on literal bytes can then be wrong).
-            let culled = index.entries.len() < filed_blocks(&base);
+            let culled = index.entries.len() < filed_blocks(base);
             for limit in [0, delta.len() - 1, delta.len(), rng.below(delta.len() * 2)] {
-                match index.encode(&target, limit) {
+                match index.encode(target, limit) {
                     Some(d) => assert!(d == delta && d.len() <= limit, "round {round}"),
                     None => assert!(culled || delta.len() > limit, "round {round}: {limit}"),
                 }
             }
-        }
+        });
     }
 
     #[test]
