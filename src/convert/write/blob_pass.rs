@@ -13,7 +13,7 @@
 //!
 //! Loose blobs (no source pairing), or every blob with `--no-reuse-deltas`,
 //! come after the packed ones in git's delta-search order and go through the
-//! window search (`pack/write/window.rs`) in pieces.
+//! window search (`pack/write/window.rs`) in pieces (`piece_search.rs`).
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
 //! restarts at the first chunk of their restart group (`chunking.rs`), so

@@ -13,7 +13,10 @@
 //! version 2 hash) or not (`other-name`).
 //!
 //! Lines come in the order chunks finish, the two write passes mixed; the
-//! set of lines does not depend on the thread count.
+//! set of lines does not depend on the thread count. The log is written
+//! under a temporary name and renamed to FILE when the write phase ends; a
+//! run that stops before leaves no log. A resumed run logs what it
+//! prepares (again).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -23,11 +26,15 @@ use std::sync::Mutex;
 use crate::convert::ConvertError;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::write::piece_search::Searched;
+use crate::durable::{self, TempFiles};
 
 /// The open log.
 pub struct CandidateLog {
     path: PathBuf,
+    tmp: PathBuf,
     out: Mutex<BufWriter<File>>,
+    /// Removes the temporary file unless the log is finished.
+    temps: TempFiles,
 }
 
 /// The header line.
@@ -35,12 +42,18 @@ const HEADER: &str = "sha1\ttype\tsize\tdelta\tdelta_zlib\tdistance\tbase\tsourc
 
 impl CandidateLog {
     pub fn create(path: &Path) -> Result<Self, ConvertError> {
-        let mut out = BufWriter::new(File::create(path).map_err(|e| ConvertError::io(path, e))?);
+        let tmp = durable::temp_path(path);
+        let file = File::create(&tmp).map_err(|e| ConvertError::io(&tmp, e))?;
+        let mut temps = TempFiles::default();
+        temps.add(tmp.clone());
+        let mut out = BufWriter::new(file);
         out.write_all(HEADER.as_bytes())
-            .map_err(|e| ConvertError::io(path, e))?;
+            .map_err(|e| ConvertError::io(&tmp, e))?;
         Ok(CandidateLog {
             path: path.to_owned(),
+            tmp,
             out: Mutex::new(out),
+            temps,
         })
     }
 
@@ -84,15 +97,18 @@ impl CandidateLog {
         );
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         out.write_all(line.as_bytes())
-            .map_err(|e| ConvertError::io(&self.path, e))
+            .map_err(|e| ConvertError::io(&self.tmp, e))
     }
 
-    /// Flushes the log.
-    pub fn finish(self) -> Result<(), ConvertError> {
+    /// Flushes the log and renames it to its name.
+    pub fn finish(mut self) -> Result<(), ConvertError> {
         let out = self.out.into_inner().unwrap_or_else(|e| e.into_inner());
         out.into_inner()
-            .map_err(|e| ConvertError::io(&self.path, e.into_error()))?
+            .map_err(|e| ConvertError::io(&self.tmp, e.into_error()))?
             .sync_all()
-            .map_err(|e| ConvertError::io(&self.path, e))
+            .map_err(|e| ConvertError::io(&self.tmp, e))?;
+        durable::rename_into_place(&self.tmp, &self.path)?;
+        self.temps.disarm();
+        Ok(())
     }
 }

@@ -29,8 +29,9 @@
 //! Objects that pairing does not serve (loose ones, deltas whose source base
 //! the schedule let go to break a ring with references), or all of them
 //! with `--no-reuse-deltas`, go through the window search over fixed pieces
-//! of each chunk (`pack/write/window.rs`); with `--no-reuse-deltas` each wave is first put in
-//! git's search order (by type, name hash, size).
+//! of each chunk (`piece_search.rs`, `pack/write/window.rs`); with
+//! `--no-reuse-deltas` each wave is first put in git's search order (by
+//! type, name hash, size, place in SOURCE).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -2,13 +2,17 @@
 //! `try_delta` and `type_size_sort` in `builtin/pack-objects.c`).
 //!
 //! Objects of one type are sorted by name hash, then by size, largest
-//! first; each is diffed against the `window` objects before it in that
-//! order and keeps the smallest delta found, provided the base's chain is
-//! shorter than `depth`. Since a base always comes earlier in the sorted
-//! order, each object's depth is final when it is decided, and chains can
-//! never form cycles. Only the window's bodies and their indexes are held
-//! in memory; the caller supplies bodies on demand and receives each chosen
-//! delta through a sink, in sorted order.
+//! first, then by their place in history; each is diffed against the
+//! `window` objects kept before it, newest first, and keeps the smallest
+//! delta found, provided the base's chain is shorter than `depth`. As in
+//! git, the base chosen then moves to the newest slot (the next version
+//! of the same file will likely want it too), and an object whose chain
+//! is `depth` long is not kept (it can be no base). Since a base always
+//! comes earlier in the sorted order, each object's depth is final when
+//! it is decided, and chains can never form cycles. Only the window's
+//! bodies and their indexes are held in memory; the caller supplies
+//! bodies on demand and receives each chosen delta through a sink, in
+//! sorted order.
 
 use std::collections::VecDeque;
 
