@@ -398,6 +398,16 @@ mod tests {
         assert_eq!((found.base, found.depth, found.distance), (1, 2, 0));
     }
 
+    /// Window options without a memory limit.
+    fn unbounded(window: usize, depth: u32) -> WindowOptions {
+        WindowOptions {
+            window,
+            depth,
+            memory: usize::MAX,
+            id_len: 32,
+        }
+    }
+
     /// Pseudo-random text, different for each `seed`.
     fn noise(seed: u64, len: usize) -> Vec<u8> {
         let mut rng = crate::pack::write::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
@@ -417,12 +427,7 @@ mod tests {
             v[part..part + 500].copy_from_slice(&noise(100 + i as u64, 500));
             v
         };
-        let opts = WindowOptions {
-            window: 2,
-            depth: 50,
-            memory: usize::MAX,
-            id_len: 32,
-        };
+        let opts = unbounded(2, 50);
         let mut window = Window::new(opts);
         window.push(0, 0, base.clone(), None);
         for i in 1..8u32 {
@@ -450,12 +455,7 @@ mod tests {
 
     #[test]
     fn an_object_at_full_depth_is_not_kept() {
-        let opts = WindowOptions {
-            window: 10,
-            depth: 1,
-            memory: usize::MAX,
-            id_len: 32,
-        };
+        let opts = unbounded(10, 1);
         let base = noise(7, 2000);
         let mut target = base.clone();
         target.extend_from_slice(b"one more line at the end of the file\n");
@@ -473,12 +473,7 @@ mod tests {
 
     #[test]
     fn an_equal_delta_wins_only_with_a_shorter_chain() {
-        let opts = WindowOptions {
-            window: 10,
-            depth: 50,
-            memory: usize::MAX,
-            id_len: 32,
-        };
+        let opts = unbounded(10, 50);
         let base = noise(3, 3000);
         let mut target = base.clone();
         target[1500..1600].copy_from_slice(&noise(4, 100));
