@@ -114,8 +114,8 @@ impl ChunkSearch<'_> {
             out.extend(searched);
             carry = window.or(carry);
         }
-        let depth = self.true_depths(&mut out, &carried);
         let position = self.positions();
+        let depth = self.true_depths(&mut out, &position, &carried);
         if let Some(windows) = &mut carry {
             for (_, window) in &mut windows.0 {
                 window.correct_depths(|at| position.get(&at).map(|&k| depth[k]));
@@ -208,10 +208,15 @@ impl ChunkSearch<'_> {
     }
 
     /// Works out each object's chain length in order (bases come first:
-    /// earlier in the chunk, or in `carried`, the windows the chunk
-    /// started from), dropping the deltas it makes longer than the limit.
-    fn true_depths(&self, out: &mut [Searched], carried: &HashMap<u32, u32>) -> Vec<u32> {
-        let position = self.positions();
+    /// earlier in the chunk, found through `position`, or in `carried`,
+    /// the windows the chunk started from), dropping the deltas it makes
+    /// longer than the limit.
+    fn true_depths(
+        &self,
+        out: &mut [Searched],
+        position: &HashMap<u32, usize>,
+        carried: &HashMap<u32, u32>,
+    ) -> Vec<u32> {
         let mut depth = vec![0u32; self.objects.len()];
         for (k, (object, searched)) in self.objects.iter().zip(out.iter_mut()).enumerate() {
             depth[k] = match (object.fixed, &mut searched.found) {
