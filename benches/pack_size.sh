@@ -11,6 +11,9 @@
 #      any subset), WINDOW/DEPTH (default 250/50, for git and git-rehash),
 #      REHASH_ARGS (convert flags, default "--window $WINDOW --depth $DEPTH"),
 #      LABEL (suffix naming this (a) variant in the table and its output dir),
+#      CANDIDATE_LOG=1 (the (a) run also writes WORKDIR/NAME.aLABEL.candidates.tsv,
+#      where each delta the window search chose found its base, and
+#      benches/candidate_summary.py prints its summary; the pack is the same),
 #      LOCK (default /tmp/rehash-bench.lock: every heavy command runs under
 #      `flock $LOCK` so it never overlaps another benchmark).
 # Results: WORKDIR/results.tsv (one line per stage, appended), printed at the end.
@@ -22,6 +25,7 @@ rehash=${REHASH:-$here/target/release/git-rehash}
 window=${WINDOW:-250}; depth=${DEPTH:-50}; stages=${STAGES:-abc}
 rehash_args=${REHASH_ARGS---window $window --depth $depth}
 label=${LABEL:-}
+candidate_log=${CANDIDATE_LOG:-}
 lock=${LOCK:-/tmp/rehash-bench.lock}
 mkdir -p "$work"
 results=$work/results.tsv
@@ -43,9 +47,12 @@ for spec in "$@"; do
     a=$work/$name.a$label
     if [[ $stages == *a* ]]; then
         rm -rf "$a"
+        log_args=()
+        [ -n "$candidate_log" ] && log_args=(--candidate-log "$a.candidates.tsv")
         # shellcheck disable=SC2086
-        timed "$work/time" "$rehash" convert --quiet $rehash_args "$src" "$a"
+        timed "$work/time" "$rehash" convert --quiet $rehash_args "${log_args[@]}" "$src" "$a"
         record "$name" "a: git-rehash convert $rehash_args" "$work/time" "$a"
+        [ -n "$candidate_log" ] && python3 "$here/benches/candidate_summary.py" "$a.candidates.tsv"
         git -C "$a" verify-pack -v "$a"/objects/pack/*.idx \
             | grep -E '^chain length|^non delta' >"$a.chains" || true
         tail -1 "$a.chains"

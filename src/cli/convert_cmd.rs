@@ -14,6 +14,7 @@ use super::progress_bars::Bars;
 use git_rehash::convert::{
     ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags, convert,
 };
+use git_rehash::pack::write::NameHashVersion;
 use git_rehash::progress::{NoProgress, Progress};
 use git_rehash::refs::RefStorage;
 
@@ -50,6 +51,17 @@ pub struct ConvertArgs {
     /// the window search chooses the base of every object (slow, smallest pack).
     #[arg(long)]
     no_reuse_deltas: bool,
+    /// The path hash the delta search sorts objects by: 2 (default) hashes
+    /// the whole path, so the versions of each file form their own run; 1
+    /// only the file's name, so every file of one name (each Makefile)
+    /// shares a run (as git pack-objects --name-hash-version).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+    name_hash_version: u8,
+    /// Benchmark aid: write one line per delta the window search chose to
+    /// FILE (where its base sat in the window, whether it is the source
+    /// pack's base); benches/candidate_summary.py sums it up.
+    #[arg(long, value_name = "FILE", hide = true)]
+    candidate_log: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
@@ -124,6 +136,11 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         window: delta_window(args.window, args.no_reuse_deltas),
         depth: args.depth,
         reuse_deltas: !args.no_reuse_deltas,
+        name_hash_version: match args.name_hash_version {
+            1 => NameHashVersion::V1,
+            _ => NameHashVersion::V2,
+        },
+        candidate_log: args.candidate_log.clone(),
         jobs: args.jobs,
         git_compat_map: args.git_compat_map,
         submodule_maps: args.submodule_map.clone(),

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use crate::pack::write::NameHashVersion;
 use crate::refs::RefStorage;
 
 /// What to convert and how.
@@ -27,6 +28,12 @@ pub struct ConvertOptions {
     /// Reuse the source packs' pairing (which object is a delta of which);
     /// `false` (`--no-reuse-deltas`): the window search chooses every base.
     pub reuse_deltas: bool,
+    /// `--name-hash-version`: the path hash the window search sorts by.
+    pub name_hash_version: NameHashVersion,
+    /// `--candidate-log` (a benchmark aid): a file that gets one line per
+    /// delta the window search chose, saying where its base was found
+    /// (`convert/write/candidate_log.rs`).
+    pub candidate_log: Option<PathBuf>,
     /// Worker threads; `None` = all cores.
     pub jobs: Option<usize>,
     /// Set (by a Ctrl-C handler) to stop at the next checkpoint with
@@ -79,6 +86,8 @@ impl ConvertOptions {
             window: Self::FALLBACK_WINDOW,
             depth: 50,
             reuse_deltas: true,
+            name_hash_version: NameHashVersion::V2,
+            candidate_log: None,
             jobs: None,
             interrupt: None,
             git_compat_map: false,

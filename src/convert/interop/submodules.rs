@@ -111,6 +111,8 @@ pub fn submodule_jobs(opts: &mut ConvertOptions) -> Result<Vec<SubmoduleJob>, Co
                 submodules: Vec::new(),
                 // The pool is the superproject's; a submodule is self-contained.
                 shared_with: None,
+                // The log is the superproject's.
+                candidate_log: None,
                 ..opts.clone()
             },
             name,

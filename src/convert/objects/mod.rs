@@ -4,6 +4,7 @@
 
 pub mod by_sha256;
 pub mod inventory;
+pub mod name_hashes;
 pub mod read_cache;
 pub mod recent_lookups;
 pub mod table;

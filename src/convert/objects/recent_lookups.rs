@@ -33,8 +33,9 @@ struct Slot {
     /// The object's SHA-256 name, when `named`.
     sha256: [u8; 32],
     named: bool,
-    /// The smallest name hash this thread has given the table for `index`
-    /// (`u32::MAX`: none): a larger one need not touch the table's row.
+    /// The upper half of the smallest name note this thread has given the
+    /// table for `index` (`u32::MAX`: none): a note whose upper half is
+    /// larger is larger, and need not touch the table's row.
     noted: u32,
 }
 
@@ -99,22 +100,23 @@ impl RecentLookups<'_> {
         Some(found)
     }
 
-    /// [`ObjectTable::find`] and then [`ObjectTable::note_name_hash`]
-    /// with `hash`, which is skipped when this thread already gave the
-    /// object a hash at most as large (the table keeps the smallest).
+    /// [`ObjectTable::find`] and then [`ObjectTable::note_name`] with
+    /// `note`, which is skipped when this thread already gave the object a
+    /// smaller one (the table keeps the smallest).
     #[inline]
     pub fn find_and_note(
         &mut self,
         id: &[u8; 20],
-        hash: u32,
-        noted: &mut Vec<(u32, u32)>,
+        note: u64,
+        noted: &mut Vec<(u32, u64)>,
     ) -> Option<u32> {
         let found = self.find(id)?;
         let slot = &mut self.memo.slots[slot_of(id)];
-        if hash < slot.noted {
-            slot.noted = hash;
-            self.table.note_name_hash(found, hash);
-            noted.push((found, hash));
+        let upper = (note >> 32) as u32;
+        if upper <= slot.noted {
+            slot.noted = upper;
+            self.table.note_name(found, note);
+            noted.push((found, note));
         }
         Some(found)
     }

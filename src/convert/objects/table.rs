@@ -7,10 +7,12 @@
 //! of SQLite (~6 us a lookup). Memory is ~80 bytes per object.
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::convert::objects::name_hashes::NameHashes;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
+use crate::pack::write::NameHashVersion;
 
 /// Where an object's bytes are in the source repository.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,10 +101,9 @@ pub struct ObjectTable {
     /// Inflated size (saturated at 4 GiB) of the objects this run decodes,
     /// for budgeting the memory of the passes that hold them.
     size: Vec<u32>,
-    /// git's `pack_name_hash` of a name some tree gives the object (the
-    /// smallest, so that it does not depend on the scan's order), for the
-    /// delta search's sort; `u32::MAX` when no scanned tree names it.
-    name_hash: Vec<AtomicU32>,
+    /// The name hashes of the delta search's sort, from the tree entries
+    /// the scan reads (`name_hashes.rs`).
+    names: NameHashes,
     /// Converted by an earlier run (the map has its row, a finished pack
     /// of DEST stores it) or by the pool's conversion DEST shares with.
     /// Such objects are neither read nor written again.
@@ -150,7 +151,7 @@ impl ObjectTable {
         ObjectTable {
             kind: vec![None; n],
             size: vec![0; n],
-            name_hash: (0..n).map(|_| AtomicU32::new(u32::MAX)).collect(),
+            names: NameHashes::new(n),
             sha256: (0..n).map(|_| OnceLock::new()).collect(),
             origin: vec![Origin::New; n],
             sha1,
@@ -239,20 +240,30 @@ impl ObjectTable {
         self.size[i as usize] = size;
     }
 
-    /// Notes that a tree names object `i` `hash` (git's `pack_name_hash`).
-    pub fn note_name_hash(&self, i: u32, hash: u32) {
-        let slot = &self.name_hash[i as usize];
-        if slot.load(Ordering::Relaxed) > hash {
-            slot.fetch_min(hash, Ordering::Relaxed);
-        }
+    /// Which name hash the scan's notes make (before the scan).
+    pub fn set_name_hash_version(&mut self, version: NameHashVersion) {
+        self.names.set_version(version);
     }
 
-    /// The name hash the delta search sorts object `i` by (0: unknown).
+    /// Which name hash the scan's notes make.
+    pub fn name_hash_version(&self) -> NameHashVersion {
+        self.names.version()
+    }
+
+    /// What tree `tree` says of its entry `name` ([`NameHashes::note_of`]).
+    pub fn name_note(&self, tree: u32, name: &[u8]) -> u64 {
+        self.names.note_of(tree, name)
+    }
+
+    /// Notes that a tree names object `i` ([`NameHashes::note`]).
+    pub fn note_name(&self, i: u32, note: u64) {
+        self.names.note(i, note);
+    }
+
+    /// The name hash the delta search sorts object `i` by (0: unknown);
+    /// only once the scan is done.
     pub fn name_hash(&self, i: u32) -> u32 {
-        match self.name_hash[i as usize].load(Ordering::Relaxed) {
-            u32::MAX => 0,
-            h => h,
-        }
+        self.names.get(i)
     }
 
     pub fn sha256(&self, i: u32) -> Option<ObjectId> {

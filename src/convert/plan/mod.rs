@@ -67,7 +67,15 @@ pub fn plan(
         .map(PackLayout::new)
         .collect::<Result<Vec<_>, _>>()?;
     let pairs = SourcePairs::compute(run.inventory, &layouts, table)?;
-    let waves = schedule::waves(table, &mut scanned.edges, &pairs.delta_edges(table))?;
+    // Only a reused pairing needs a base named before its delta: with
+    // `--no-reuse-deltas` the versions of a directory would otherwise be
+    // spread over as many waves as their source chain is long, where the
+    // window search, which works within a wave, never compares them.
+    let delta_edges = match run.opts.reuse_deltas {
+        true => pairs.delta_edges(table),
+        false => Vec::new(),
+    };
+    let waves = schedule::waves(table, &mut scanned.edges, &delta_edges)?;
     // The waves say all the edges did; they would only weigh on the passes.
     scanned.edges = Vec::new();
     run.progress.finish();

@@ -5,8 +5,9 @@
 //!
 //! Records name objects by their index in the object table, which is the
 //! rank of their SHA-1 among all of SOURCE's objects. The file starts with
-//! a fingerprint of that id list, so a checkpoint is used only against the
-//! same object set; where the objects are stored (packs, loose, a repack in
+//! a fingerprint of that id list (and of the name hash version the notes
+//! below were taken for), so a checkpoint is used only against the same
+//! object set; where the objects are stored (packs, loose, a repack in
 //! between) does not matter. Each batch is one chunk with its own length
 //! and SHA-256: a chunk cut short by a kill is detected and dropped, and
 //! the file is truncated back to the last whole chunk before appending.
@@ -20,7 +21,7 @@
 //!         edges     (dependent:u32 dependency:u32)*
 //!         gitlinks  (tree:u32 target[20] name_len:u32 name)*
 //!         mergetags (commit:u32 target_len:u8 target[target_len])*
-//!         names     (object:u32 name_hash:u32)*
+//!         names     (object:u32 note:u64)*
 //! ```
 
 use std::fs::{File, OpenOptions};
@@ -34,7 +35,7 @@ use crate::convert::ConvertError;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
-const MAGIC: &[u8] = b"git-rehash scan checkpoint 4\n";
+const MAGIC: &[u8] = b"git-rehash scan checkpoint 5\n";
 const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
 const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
 
@@ -49,10 +50,11 @@ pub struct ScanRecords {
     pub edges: Vec<(u32, u32)>,
     pub gitlinks: Vec<UnmappedGitlink>,
     pub mergetags: Vec<UnmappedMergetag>,
-    /// Name hashes the scanned trees gave their entries (object, hash):
+    /// Name notes the scanned trees gave their entries (object, note;
+    /// `convert/objects/name_hashes.rs`):
     /// the delta search's order, which must not depend on where a run was
     /// interrupted. Only the notes that lowered an object's hash are kept.
-    pub names: Vec<(u32, u32)>,
+    pub names: Vec<(u32, u64)>,
     /// Inflated bytes of the named objects.
     pub bytes: u64,
 }
@@ -213,9 +215,9 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
         out.push(target.len() as u8);
         out.extend_from_slice(target);
     }
-    for &(at, hash) in &records.names {
+    for &(at, note) in &records.names {
         out.extend_from_slice(&at.to_le_bytes());
-        out.extend_from_slice(&hash.to_le_bytes());
+        out.extend_from_slice(&note.to_le_bytes());
     }
     out
 }
@@ -264,7 +266,7 @@ fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
         records.mergetags.push(UnmappedMergetag { commit, target });
     }
     for _ in 0..names {
-        records.names.push((index(&mut r)?, r.u32()?));
+        records.names.push((index(&mut r)?, r.u64()?));
     }
     r.0.is_empty().then_some(records)
 }
@@ -315,7 +317,7 @@ mod tests {
                     target: ObjectId::Sha256([9; 32]),
                 },
             ],
-            names: vec![(seed, 0x8000_0001), (seed + 1, 7)],
+            names: vec![(seed, 0x8000_0001_0000_0002), (seed + 1, 7)],
             bytes: 100 + u64::from(seed),
         }
     }
@@ -325,7 +327,7 @@ mod tests {
         Vec<(u32, u32)>,
         usize,
         Vec<UnmappedMergetag>,
-        Vec<(u32, u32)>,
+        Vec<(u32, u64)>,
         u64,
     );
 

@@ -30,7 +30,6 @@ use crate::loose;
 use crate::object::{ObjectKind, ReferenceRole, TreeMode, for_each_reference, tree_entries};
 use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::BatchLimits;
-use crate::pack::write::pack_name_hash;
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_commit};
 
@@ -186,8 +185,12 @@ pub fn scan(
 ) -> Result<ScanOutcome, ConvertError> {
     let (inventory, opts, hooks, progress) =
         (run.inventory, run.translate, run.stops, run.progress);
-    let (checkpoint, restored) =
-        ScanCheckpoint::open(checkpoint_path, &table.fingerprint(), table.len() as u64)?;
+    table.set_name_hash_version(run.opts.name_hash_version);
+    let (checkpoint, restored) = ScanCheckpoint::open(
+        checkpoint_path,
+        &checkpoint_fingerprint(table),
+        table.len() as u64,
+    )?;
     let mut batches = Batches {
         checkpoint,
         hooks,
@@ -350,14 +353,25 @@ fn batch_limits(hooks: &StopPoints) -> BatchLimits {
     }
 }
 
+/// What a scan checkpoint is valid for: the object set, and the name hash
+/// version its notes were taken for (a run with another `--name-hash-version`
+/// scans again).
+fn checkpoint_fingerprint(table: &ObjectTable) -> [u8; 32] {
+    use sha2::Digest as _;
+    let mut hasher = sha2::Sha256::new();
+    hasher.update(table.fingerprint());
+    hasher.update([table.name_hash_version() as u8]);
+    hasher.finalize().into()
+}
+
 /// The restored records that still matter: those of the objects this run
 /// plans (new ones, and those an interrupted run wrote into segments not
 /// folded yet). The name hashes they noted are applied to the table now.
 /// Returns them and which table entries they cover.
 fn keep_planned(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Vec<bool>) {
     let mut done = vec![false; table.len()];
-    for &(at, hash) in &restored.names {
-        table.note_name_hash(at, hash);
+    for &(at, note) in &restored.names {
+        table.note_name(at, note);
     }
     let planned = |at: u32| table.is_planned(at);
     let named: Vec<Named> = restored
@@ -490,7 +504,7 @@ fn record(
                 let name = entry.name;
                 let found = match &entry.id {
                     ObjectId::Sha1(raw) => {
-                        recent.find_and_note(raw, pack_name_hash(name), &mut names)
+                        recent.find_and_note(raw, table.name_note(at, name), &mut names)
                     }
                     ObjectId::Sha256(_) => None,
                 };

@@ -13,7 +13,7 @@
 //!
 //! Loose blobs (no source pairing), or every blob with `--no-reuse-deltas`,
 //! come after the packed ones in git's delta-search order and go through the
-//! window search (`pack/write/window.rs`) in pieces.
+//! window search (`pack/write/window.rs`) in pieces (`piece_search.rs`).
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
 //! restarts at the first chunk of their restart group (`chunking.rs`), so
@@ -28,10 +28,10 @@ use crate::convert::objects::read_cache;
 use crate::convert::objects::table::Location;
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
-use crate::convert::write::delta_policy::{git_order, pieces, search_pieces};
+use crate::convert::write::delta_policy::{git_order, pieces, source_position};
 use crate::convert::write::pass::Pass;
+use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, Windows};
 use crate::object::ObjectKind;
-use crate::pack::write::Window;
 use crate::pack::{EntryKind, PackError};
 use crate::zlib::deflate;
 
@@ -69,11 +69,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && table.is_planned(i))
         .partition(|&i| !is_searched(i));
-    let order = |i: &u32| match table.location(*i) {
-        Location::Packed { pack, offset } => (pack, offset),
-        Location::Loose { .. } => (u32::MAX, u64::from(*i)),
-    };
-    blobs.sort_by_key(order);
+    blobs.sort_by_key(|&i| source_position(table, i));
     searched.sort_by_key(|&i| git_order(table, i));
     blobs.extend(searched);
     let mut copied = 0u64;
@@ -87,7 +83,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
     };
     let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
     let key = |i: u32| table.name_hash(i);
-    // Prepares a chunk; the window of its last piece (`carry`) continues
+    // Prepares a chunk; the windows of its last piece (`carry`) continue
     // into the first piece of the next chunk.
     let prepare = |chunk: &[u32], carry: Option<BlobWindow>| -> Result<Ready<'_>, ConvertError> {
         // The searched blobs are the chunk's tail, cut into pieces.
@@ -97,13 +93,32 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
             .par_iter()
             .map(|&at| payload(pass, at, true))
             .collect::<Result<_, _>>()?;
-        let ranges = pieces(searched.len(), |k| {
-            Some(key(searched[k])).filter(|&h| h != 0)
-        });
-        let (found, carry) = search_pieces(ranges, carry, |range, window| {
-            let piece = &searched[range];
-            search_piece(pass, piece, window).map(|(payloads, window)| (payloads, Some(window)))
+        let objects: Vec<Searchable> = searched
+            .iter()
+            .map(|&at| Searchable {
+                at,
+                kind: ObjectKind::Blob,
+                fixed: None,
+                source_base: pass.logged_source_base(at),
+            })
+            .collect();
+        let search = ChunkSearch {
+            objects: &objects,
+            pieces: pieces(searched.len(), |k| {
+                Some(key(searched[k])).filter(|&h| h != 0)
+            }),
+            opts: deltas.window_options(),
+        };
+        let (found, carry) = search.run(carry, |k| {
+            let mut body = Vec::new();
+            read_cache::read(inventory, table, searched[k], &mut body)?;
+            Ok::<_, ConvertError>(body)
         })?;
+        let found: Vec<Prepared<'_>> = searched
+            .par_iter()
+            .zip(found)
+            .map(|(&at, searched)| searched_payload(pass, at, searched))
+            .collect::<Result<_, _>>()?;
         prepared.extend(found);
         // Blobs an interrupted run wrote were prepared again only for the
         // window of those after them.
@@ -138,8 +153,8 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
 /// A blob ready to append: table index, size, what goes into the pack.
 type Prepared<'a> = (u32, u64, Payload<'a>);
 
-/// The window of the blob search: bodies by table index.
-type BlobWindow = Window<Vec<u8>>;
+/// The windows of the blob search: bodies by table index.
+type BlobWindow = Windows<Vec<u8>>;
 
 /// A prepared chunk and the window its last piece ended with.
 type Ready<'a> = (Vec<Prepared<'a>>, Option<BlobWindow>);
@@ -174,33 +189,25 @@ fn append(
     Ok(copied)
 }
 
-/// Searches one piece of blobs in order, continuing `window` if given: each is read, diffed against the
-/// window of the blobs before it, and stored as the best delta found, or
-/// whole.
-fn search_piece<'a>(
+/// How a blob the window search looked at is stored: as the delta it
+/// found (logged to the candidate log, if any), else as without a search.
+fn searched_payload<'a>(
     pass: &Pass<'a>,
-    piece: &[u32],
-    window: Option<BlobWindow>,
-) -> Result<(Vec<Prepared<'a>>, BlobWindow), ConvertError> {
-    let (inventory, table, level) = (pass.inventory, pass.table, pass.level);
-    let mut window = window.unwrap_or_else(|| Window::new(pass.deltas.window_options()));
-    let mut out = Vec::with_capacity(piece.len());
-    for &at in piece {
-        let mut body = Vec::new();
-        read_cache::read(inventory, table, at, &mut body)?;
-        match window.find(&body, None) {
-            Some((base, depth, delta)) => {
-                let zlib = Cow::Owned(deflate(&delta, level));
-                out.push((at, delta.len() as u64, Payload::Delta { base, zlib }));
-                window.push(at, depth, body);
-            }
-            None => {
-                out.push(payload(pass, at, false)?);
-                window.push(at, 0, body);
-            }
-        }
+    at: u32,
+    searched: Searched,
+) -> Result<Prepared<'a>, ConvertError> {
+    let Some(found) = &searched.found else {
+        return payload(pass, at, false);
+    };
+    let zlib = deflate(&found.delta, pass.level);
+    if let Some(log) = pass.log {
+        log.record(pass.table, at, &searched, zlib.len(), pass.pairs.base(at))?;
     }
-    Ok((out, window))
+    let payload = Payload::Delta {
+        base: found.base,
+        zlib: Cow::Owned(zlib),
+    };
+    Ok((at, found.delta.len() as u64, payload))
 }
 
 /// How blob `at` is stored without a window search: its source bytes

@@ -19,22 +19,21 @@
 //!   git's `break_delta_chains` does too.
 //!
 //! The window search (`pack::write::Window`, pack-objects' `find_deltas`)
-//! runs over fixed "pieces" of a pass's order: each piece is searched by one
-//! thread, in order, with an empty window at its start, so the result does
-//! not depend on the thread count; pieces run in parallel. The order is
-//! git's (`type_size_sort`: name hash, then size, largest first) wherever a
-//! pass is free to choose it: every blob with `--no-reuse-deltas`, loose
-//! objects, and within each wave of trees with `--no-reuse-deltas`. A
-//! searched base is always earlier in the pass's order; a reused one may
-//! come later (a blob's), and the finish step writes every base before its
-//! deltas.
+//! runs over fixed "pieces" of a pass's order, searched in parallel
+//! (`piece_search.rs`): each piece by one thread, in order, its window
+//! warm from the objects before it, so the result does not depend on the
+//! thread count. The order is git's (`type_size_sort`: name hash, then
+//! size, largest first, then SOURCE's storage order, which is git's
+//! history order, newest first) wherever a pass is free to choose it:
+//! every blob with `--no-reuse-deltas`, loose objects, and within each
+//! wave of trees with `--no-reuse-deltas`. A searched base is always
+//! earlier in the pass's order; a reused one may come later (a blob's),
+//! and the finish step writes every base before its deltas.
 
 use std::cmp::Reverse;
 use std::ops::Range;
 
-use rayon::prelude::*;
-
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::objects::table::{Location, ObjectTable};
 use crate::pack::write::WindowOptions;
 
 /// Objects per window piece (searched in order by one thread).
@@ -68,9 +67,24 @@ impl DeltaOptions {
 }
 
 /// git's `type_size_sort` key (within one type): name hash, then size,
-/// both descending, then the table index for a total order.
-pub fn git_order(table: &ObjectTable, i: u32) -> (Reverse<u32>, Reverse<u32>, u32) {
-    (Reverse(table.name_hash(i)), Reverse(table.size(i)), i)
+/// both descending, then [`source_position`]: git breaks ties by the order
+/// its history walk met the objects, newest first, which is the order of
+/// a pack git wrote.
+pub fn git_order(table: &ObjectTable, i: u32) -> (Reverse<u32>, Reverse<u32>, (u32, u64)) {
+    (
+        Reverse(table.name_hash(i)),
+        Reverse(table.size(i)),
+        source_position(table, i),
+    )
+}
+
+/// Where object `i` is stored in SOURCE, as a sort key: pack by pack in
+/// the inventory's order, by offset; loose objects last, by table index.
+pub fn source_position(table: &ObjectTable, i: u32) -> (u32, u64) {
+    match table.location(i) {
+        Location::Packed { pack, offset } => (pack, offset),
+        Location::Loose { .. } => (u32::MAX, u64::from(i)),
+    }
 }
 
 /// Cuts positions `0..n` of a pass's order into pieces of at least
@@ -101,39 +115,56 @@ pub fn pieces<K: PartialEq>(n: usize, key: impl Fn(usize) -> Option<K>) -> Vec<R
     out
 }
 
-/// Runs `search` on each piece in parallel, the first piece continuing
-/// `carry`, the window the previous chunk's last piece ended with. Returns
-/// the pieces' outputs in order, and the window the next chunk continues:
-/// the last one a piece returned (a piece that searched nothing returns
-/// none), else `carry` itself.
-pub fn search_pieces<I: Send, T: Send, W: Send, E: Send>(
-    pieces: Vec<I>,
-    carry: Option<W>,
-    search: impl Fn(I, Option<W>) -> Result<(Vec<T>, Option<W>), E> + Sync,
-) -> Result<(Vec<T>, Option<W>), E> {
-    let mut carry = carry;
-    let mut windows: Vec<Option<W>> = pieces.iter().map(|_| None).collect();
-    if let Some(first) = windows.first_mut() {
-        *first = carry.take();
-    }
-    let done: Vec<(Vec<T>, Option<W>)> = pieces
-        .into_par_iter()
-        .zip(windows)
-        .map(|(piece, window)| search(piece, window))
-        .collect::<Result<_, _>>()?;
-    let mut out = Vec::new();
-    for (piece, window) in done {
-        out.extend(piece);
-        if window.is_some() {
-            carry = window;
-        }
-    }
-    Ok((out, carry))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::convert::objects::table::test_id;
+
+    #[test]
+    fn ties_are_broken_by_the_position_in_source() {
+        let at = |pack, offset| Location::Packed { pack, offset };
+        let locations = [
+            at(0, 300),
+            at(1, 12),
+            Location::Loose { dir: 0 },
+            at(0, 100),
+            at(0, 200),
+            at(0, 400),
+        ];
+        let mut table = ObjectTable::new(
+            locations
+                .iter()
+                .enumerate()
+                .map(|(n, &l)| (test_id(n as u32), l))
+                .collect(),
+        );
+        let index = |t: &ObjectTable, l| (0..6).find(|&i| t.location(i) == l).expect("listed");
+        for i in 0..6 {
+            table.set_size(i, 100);
+        }
+        // Name hash first, then size, both descending: these two lead.
+        let (named, larger, tree) = (
+            index(&table, at(0, 400)),
+            index(&table, at(0, 300)),
+            index(&table, at(1, 12)),
+        );
+        table.set_size(larger, 200);
+        table.note_name(named, table.name_note(tree, b"Makefile"));
+        let mut order: Vec<u32> = (0..6).collect();
+        order.sort_by_key(|&i| git_order(&table, i));
+        let sorted: Vec<Location> = order.iter().map(|&i| table.location(i)).collect();
+        assert_eq!(
+            sorted,
+            vec![
+                at(0, 400),
+                at(0, 300),
+                at(0, 100),
+                at(0, 200),
+                at(1, 12),
+                Location::Loose { dir: 0 },
+            ]
+        );
+    }
 
     #[test]
     fn pieces_end_where_the_key_changes() {

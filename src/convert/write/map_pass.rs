@@ -29,8 +29,9 @@
 //! Objects that pairing does not serve (loose ones, deltas whose source base
 //! the schedule let go to break a ring with references), or all of them
 //! with `--no-reuse-deltas`, go through the window search over fixed pieces
-//! of each chunk (`pack/write/window.rs`); with `--no-reuse-deltas` each wave is first put in
-//! git's search order (by type, name hash, size).
+//! of each chunk (`piece_search.rs`, `pack/write/window.rs`); with
+//! `--no-reuse-deltas` each wave is first put in git's search order (by
+//! type, name hash, size, place in SOURCE).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,13 +46,14 @@ use crate::convert::objects::read_cache;
 use crate::convert::objects::table::{Location, ObjectTable};
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
-use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, search_pieces};
+use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces};
 use crate::convert::write::pass::Pass;
+use crate::convert::write::piece_search::{self, ChunkSearch, Searchable, Searched};
 use crate::convert::write::reach_record::{ReachRecorder, Reached};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
-use crate::pack::write::{Window, encode_delta, tree_delta};
+use crate::pack::write::{encode_delta, tree_delta};
 use crate::translate::{TranslateOptions, translate_object};
 use crate::zlib::deflate;
 
@@ -372,26 +374,60 @@ fn prepare_chunk(
             .into_par_iter()
             .map(|k| ctx.reused(k))
             .collect::<Result<_, _>>()?
-    } else {
+    } else if deltas.searching() {
         (0..named.len()).map(|_| Plan::Search).collect()
+    } else {
+        (0..named.len())
+            .into_par_iter()
+            .map(|k| Plan::Done {
+                stored: ctx.whole(k),
+            })
+            .collect()
     };
-    // Pieces end where the type or name hash changes (unnamed objects
-    // anywhere); the first continues the previous chunk's last window.
+    // Every object is a candidate base for the later ones, the planned
+    // `Search` ones look for a base. Pieces end where the type or name hash
+    // changes (unnamed objects anywhere); the first continues the previous
+    // chunk's last window.
+    let objects: Vec<Searchable> = named
+        .iter()
+        .zip(&plans)
+        .map(|(n, plan)| Searchable {
+            at: n.at,
+            kind: n.kind,
+            fixed: match plan {
+                Plan::Search => None,
+                Plan::Done {
+                    stored: Stored::Whole { .. },
+                } => Some(0),
+                // Bounded by its source chain's (`source_pairs.rs`).
+                Plan::Done {
+                    stored: Stored::Delta { .. },
+                } => Some(pass.output_depth(n.at)),
+            },
+            source_base: pass.logged_source_base(n.at),
+        })
+        .collect();
     let key = |k: usize| match table.name_hash(named[k].at) {
         0 => None,
         hash => Some((named[k].kind, hash)),
     };
-    let ranges = pieces(named.len(), key);
-    let mut plans = plans.into_iter();
-    let work: Vec<(usize, Vec<Plan>)> = ranges
-        .iter()
-        .map(|r| (r.start, plans.by_ref().take(r.len()).collect()))
-        .collect();
-    // (With reuse, pieces that search nothing build no window: the carried
-    // window is the last one built.)
-    let (stored, carry) = search_pieces(work, carry, |(start, plans), window| {
-        Ok::<_, ConvertError>(ctx.search_piece(start, plans, window))
+    let search = ChunkSearch {
+        objects: &objects,
+        pieces: pieces(named.len(), key),
+        opts: deltas.window_options(),
+    };
+    let (found, carry) = search.run(carry, |k| {
+        Ok::<_, ConvertError>(Arc::<[u8]>::from(named[k].body.as_slice()))
     })?;
+    let stored: Vec<Stored> = plans
+        .into_par_iter()
+        .zip(found)
+        .enumerate()
+        .map(|(k, (plan, searched))| match plan {
+            Plan::Done { stored } => Ok(stored),
+            Plan::Search => ctx.searched(k, searched),
+        })
+        .collect::<Result<_, ConvertError>>()?;
     // Objects an interrupted run wrote were prepared again only for the
     // windows and the deltas of those after them.
     let translated = stored
@@ -411,7 +447,7 @@ fn prepare_chunk(
 
 /// The search windows of a piece, one per object type; bodies by table
 /// index, shared with the chunk that named them.
-type Windows = Vec<(ObjectKind, Window<Arc<[u8]>>)>;
+type Windows = piece_search::Windows<Arc<[u8]>>;
 
 /// How one object of a chunk is stored, before the window search.
 enum Plan {
@@ -599,62 +635,24 @@ impl ChunkContext<'_> {
         })
     }
 
-    /// Runs the window search over the piece of the chunk starting at
-    /// `start`, in order, one window per object type: every object is a
-    /// candidate base for the later ones, the planned `Search` ones look
-    /// for a base.
-    fn search_piece(
-        &self,
-        start: usize,
-        plans: Vec<Plan>,
-        windows: Option<Windows>,
-    ) -> (Vec<Stored>, Option<Windows>) {
-        if self.pass.deltas.reuse && !plans.iter().any(|p| matches!(p, Plan::Search)) {
-            let stored = plans
-                .into_iter()
-                .map(|p| match p {
-                    Plan::Done { stored, .. } => stored,
-                    Plan::Search => unreachable!("checked above"),
-                })
-                .collect();
-            return (stored, None);
+    /// The `k`-th object as the window search left it: the delta it found
+    /// (logged to the candidate log, if any), else whole.
+    fn searched(&self, k: usize, searched: Searched) -> Result<Stored, ConvertError> {
+        let Some(found) = &searched.found else {
+            return Ok(self.whole(k));
+        };
+        let stored = self.delta(found.base, &found.delta);
+        if let (Some(log), Stored::Delta { zlib, .. }) = (self.pass.log, &stored) {
+            let at = self.chunk[k].at;
+            log.record(
+                self.pass.table,
+                at,
+                &searched,
+                zlib.len(),
+                self.pass.pairs.base(at),
+            )?;
         }
-        let mut windows = windows.unwrap_or_default();
-        // Chain lengths, for the window: a reused delta's is bounded by
-        // its source chain's (`source_pairs.rs`).
-        let mut depth = vec![0u32; plans.len()];
-        let mut out = Vec::with_capacity(plans.len());
-        for (i, plan) in plans.into_iter().enumerate() {
-            let k = start + i;
-            let named = &self.chunk[k];
-            let w = match windows.iter().position(|(kind, _)| *kind == named.kind) {
-                Some(w) => w,
-                None => {
-                    windows.push((named.kind, Window::new(self.pass.deltas.window_options())));
-                    windows.len() - 1
-                }
-            };
-            let window = &mut windows[w].1;
-            let stored = match plan {
-                Plan::Done { stored } => {
-                    depth[i] = match &stored {
-                        Stored::Whole { .. } => 0,
-                        Stored::Delta { .. } => self.pass.output_depth(named.at),
-                    };
-                    stored
-                }
-                Plan::Search => match window.find(&named.body, None) {
-                    Some((base_at, d, delta)) => {
-                        depth[i] = d;
-                        self.delta(base_at, &delta)
-                    }
-                    None => self.whole(k),
-                },
-            };
-            window.push(named.at, depth[i], Arc::from(named.body.as_slice()));
-            out.push(stored);
-        }
-        (out, Some(windows))
+        Ok(stored)
     }
 
     /// What the source pairing offers the `k`-th object of the chunk: a

@@ -4,10 +4,12 @@
 //! the map closed under references.
 
 pub mod blob_pass;
+pub mod candidate_log;
 pub mod chunking;
 pub mod delta_policy;
 pub mod map_pass;
 pub mod pass;
+pub mod piece_search;
 pub mod reach_record;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +22,7 @@ use crate::convert::objects::table::ObjectTable;
 use crate::convert::plan::source_pairs::SourcePairs;
 use crate::convert::segments::commits::Journal;
 use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::write::candidate_log::CandidateLog;
 use crate::convert::write::delta_policy::DeltaOptions;
 use crate::convert::write::map_pass::{MapOutcome, map_pass};
 use crate::convert::write::pass::Pass;
@@ -81,6 +84,11 @@ pub fn write_objects(
         .par_iter()
         .map(PackLayout::new)
         .collect::<Result<Vec<_>, _>>()?;
+    let log = opts
+        .candidate_log
+        .as_deref()
+        .map(CandidateLog::create)
+        .transpose()?;
     let pass = Pass {
         inventory,
         layouts: &layouts,
@@ -91,6 +99,7 @@ pub fn write_objects(
         pairs,
         bases_from_earlier_runs,
         progress,
+        log: log.as_ref(),
     };
     let pack_dir = dest_layout::pack_dir(dest);
     let mut reach = ReachRecorder::create(&dest_layout::reach_records(dest))?;
@@ -122,6 +131,9 @@ pub fn write_objects(
         reach_records: reach.finish()?,
         ..written
     };
+    if let Some(log) = log {
+        log.finish()?;
+    }
     progress.finish();
     Ok((written, journal.into_map(), map_run))
 }

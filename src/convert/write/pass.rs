@@ -1,6 +1,7 @@
 //! What both write passes read: SOURCE's objects and where their packs'
 //! entries are, the object table, and how to store what they write.
 
+use super::candidate_log::CandidateLog;
 use super::delta_policy::DeltaOptions;
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
@@ -26,6 +27,8 @@ pub struct Pass<'a> {
     /// a finished conversion folded them into a pack of their own.
     pub bases_from_earlier_runs: bool,
     pub progress: &'a dyn Progress,
+    /// `--candidate-log`: where the window search's choices are logged.
+    pub log: Option<&'a CandidateLog>,
 }
 
 impl Pass<'_> {
@@ -40,6 +43,12 @@ impl Pass<'_> {
         let kept = self.pairs.output_depth(at, self.deltas.depth) != 0;
         (self.deltas.reuse && allowed && kept && self.table.kind(base) == self.table.kind(at))
             .then_some(base)
+    }
+
+    /// SOURCE's delta base of object `at`, for the candidate log (whether
+    /// or not the output keeps it).
+    pub fn logged_source_base(&self, at: u32) -> Option<u32> {
+        self.log.and(self.pairs.base(at))
     }
 
     /// The output chain length of object `at` when it keeps its source

@@ -17,6 +17,7 @@ mod fold;
 mod fold_write;
 mod hashing_writer;
 mod idx_writer;
+mod name_hash;
 mod pack_stream;
 mod pack_writer;
 mod rev_writer;
@@ -37,12 +38,16 @@ pub use encode::{
 pub use fold::{OrderKey, fold_packs};
 pub use hashing_writer::HashingWriter;
 pub use idx_writer::{IndexEntry, write_idx_v2};
+pub use name_hash::{
+    NameHashVersion, component_v2 as name_component_hash_v2, join_v2 as join_name_hash_v2,
+    pack_name_hash, pack_name_hash_v2,
+};
 pub use pack_writer::{PackOutcome, PackWriter, WrittenEntry, ZlibStream};
 pub use rev_writer::write_rev;
 pub use tree_delta::tree_delta;
 pub use window::{
     Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, Window, WindowObject, WindowOptions,
-    pack_name_hash, search as window_search,
+    search as window_search,
 };
 
 /// Why a pack, index or reverse index could not be written.

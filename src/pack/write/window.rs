@@ -2,20 +2,24 @@
 //! `try_delta` and `type_size_sort` in `builtin/pack-objects.c`).
 //!
 //! Objects of one type are sorted by name hash, then by size, largest
-//! first; each is diffed against the `window` objects before it in that
-//! order and keeps the smallest delta found, provided the base's chain is
-//! shorter than `depth`. Since a base always comes earlier in the sorted
-//! order, each object's depth is final when it is decided, and chains can
-//! never form cycles. Only the window's bodies and their indexes are held
-//! in memory; the caller supplies bodies on demand and receives each chosen
-//! delta through a sink, in sorted order.
+//! first, then by their place in history; each is diffed against the
+//! `window` objects kept before it, newest first, and keeps the smallest
+//! delta found, provided the base's chain is shorter than `depth`. As in
+//! git, the base chosen then moves to the newest slot (the next version
+//! of the same file will likely want it too), and an object whose chain
+//! is `depth` long is not kept (it can be no base). Since a base always
+//! comes earlier in the sorted order, each object's depth is final when
+//! it is decided, and chains can never form cycles. Only the window's
+//! bodies and their indexes are held in memory; the caller supplies
+//! bodies on demand and receives each chosen delta through a sink, in
+//! sorted order.
 
 use std::collections::VecDeque;
 
 use super::delta_encode::DeltaIndex;
 
-/// One object to place: `name_hash` as git's `pack_name_hash` of its path
-/// (0 when unknown), `size` its body length.
+/// One object to place: `name_hash` of its path (`name_hash.rs`; 0 when
+/// unknown), `size` its body length.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowObject {
     pub name_hash: u32,
@@ -41,19 +45,6 @@ pub struct Choice {
     pub base: Option<u32>,
     /// Length of the delta chain ending here (0 for a whole object).
     pub depth: u32,
-}
-
-/// git's `pack_name_hash`: a hash of a path that sorts files of the same
-/// name (the last 16 or so characters weigh most) together.
-pub fn pack_name_hash(name: &[u8]) -> u32 {
-    let mut hash = 0u32;
-    for &c in name {
-        if c.is_ascii_whitespace() {
-            continue;
-        }
-        hash = (hash >> 2).wrapping_add(u32::from(c) << 24);
-    }
-    hash
 }
 
 /// Objects smaller than this are neither deltified nor used as bases (git's
@@ -82,19 +73,27 @@ impl<B: AsRef<[u8]>> Slot<B> {
     }
 }
 
-/// The sliding window of one search: the last `window` objects (and at
-/// most `memory` bytes of them), each indexed only
-/// when it is first tried as a base. The caller decides the order objects
-/// arrive in and which ones look for a base.
+/// The sliding window of one search: the last `window` objects kept (and
+/// at most `memory` bytes of them), newest last, each indexed only when it
+/// is first tried as a base. The caller decides the order objects arrive
+/// in and which ones look for a base.
 pub struct Window<B: AsRef<[u8]>> {
     opts: WindowOptions,
     slots: VecDeque<Slot<B>>,
     bytes: usize,
 }
 
-/// A delta found by [`Window::find`]: its base (the `at` the base was
-/// pushed with), the chain length it makes, the delta.
-pub type Found = (u32, u32, Vec<u8>);
+/// A delta found by [`Window::find`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// The base: the `at` it was pushed with.
+    pub base: u32,
+    /// The length of the chain the delta makes.
+    pub depth: u32,
+    pub delta: Vec<u8>,
+    /// Where the base sat in the window: 0 for the newest slot.
+    pub distance: usize,
+}
 
 impl<B: AsRef<[u8]>> Window<B> {
     pub fn new(opts: WindowOptions) -> Self {
@@ -114,21 +113,36 @@ impl<B: AsRef<[u8]>> Window<B> {
             return best;
         }
         let opts = self.opts;
-        for slot in self.slots.iter_mut().rev() {
+        for (distance, slot) in self.slots.iter_mut().rev().enumerate() {
             if let Some(delta) = try_delta(slot, target, best.as_ref(), opts) {
-                best = Some((slot.at, slot.depth + 1, delta));
+                best = Some(Found {
+                    base: slot.at,
+                    depth: slot.depth + 1,
+                    delta,
+                    distance,
+                });
             }
         }
         best
     }
 
     /// Adds `body` (object `at`, whose chain is `depth` long) as the newest
-    /// candidate, dropping the oldest beyond the window's limits.
-    pub fn push(&mut self, at: u32, depth: u32, body: B) {
+    /// candidate, dropping the oldest beyond the window's limits. As git's
+    /// `find_deltas`:
+    /// * an object whose chain is already `depth` long can be no base: it
+    ///   is not kept;
+    /// * `base`, the window's object `at` was just made a delta of, moves
+    ///   to the newest slot, after `at`: a base chosen once is likely
+    ///   chosen again (the next version of the same file), and so stays
+    ///   longest.
+    pub fn push(&mut self, at: u32, depth: u32, body: B, base: Option<u32>) {
         let len = body.as_ref().len();
-        if self.opts.window == 0 || len < MIN_SIZE {
+        if self.opts.window == 0 || len < MIN_SIZE || depth >= self.opts.depth {
             return;
         }
+        let moved = base
+            .and_then(|b| self.slots.iter().rposition(|s| s.at == b))
+            .and_then(|p| self.slots.remove(p));
         self.slots.push_back(Slot {
             at,
             depth,
@@ -137,11 +151,40 @@ impl<B: AsRef<[u8]>> Window<B> {
             len,
         });
         self.bytes += len;
+        self.slots.extend(moved);
         while self.slots.len() > self.opts.window
             || (self.bytes > self.opts.memory && self.slots.len() > 1)
         {
             let old = self.slots.pop_front().expect("not empty");
             self.bytes -= old.len;
+        }
+    }
+
+    /// How far from the newest slot object `at` sits, if it is in the
+    /// window.
+    pub fn distance_of(&self, at: u32) -> Option<usize> {
+        self.slots.iter().rev().position(|s| s.at == at)
+    }
+
+    /// The objects the window holds and their chain lengths, oldest first.
+    pub fn depths(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.slots.iter().map(|s| (s.at, s.depth))
+    }
+
+    /// Sets the chain length of each object `depth` knows (a search that
+    /// started from a guess learns the true lengths afterwards); those now
+    /// as long as the limit leave the window.
+    pub fn correct_depths(&mut self, depth: impl Fn(u32) -> Option<u32>) {
+        for slot in &mut self.slots {
+            if let Some(d) = depth(slot.at) {
+                slot.depth = d;
+            }
+        }
+        let limit = self.opts.depth;
+        let before = self.slots.len();
+        self.slots.retain(|s| s.depth < limit);
+        if self.slots.len() != before {
+            self.bytes = self.slots.iter().map(|s| s.len).sum();
         }
     }
 }
@@ -161,21 +204,25 @@ pub fn search<E>(
     let mut window = Window::new(opts);
     for &at in &order {
         let target = body(at)?;
-        if let Some((base, depth, delta)) = window.find(&target, None) {
+        let found = window.find(&target, None);
+        let base = found.as_ref().map(|f| f.base);
+        if let Some(found) = found {
             choices[at as usize] = Choice {
-                base: Some(base),
-                depth,
+                base: Some(found.base),
+                depth: found.depth,
             };
-            sink(at, base, delta)?;
+            sink(at, found.base, found.delta)?;
         }
-        window.push(at, choices[at as usize].depth, target);
+        window.push(at, choices[at as usize].depth, target, base);
     }
     Ok(choices)
 }
 
 /// git's `type_size_sort` for objects of one type: by name hash, then by
 /// size, largest first (a delta that removes bytes is smaller than one
-/// that adds them), then by position for a total order.
+/// that adds them), then by position in the input, which the caller lists
+/// in history order, newest first (git's tie-break: its list of objects
+/// is in the order the history walk met them).
 pub fn sorted(objects: &[WindowObject]) -> Vec<u32> {
     let mut order: Vec<u32> = (0..objects.len() as u32).collect();
     order.sort_by(|&a, &b| {
@@ -202,8 +249,9 @@ fn try_delta<B: AsRef<[u8]>>(
     let src_size = slot.len as u64;
     let (max_size, ref_depth) = match best {
         None => ((trg_size / 2).saturating_sub(opts.id_len as u64), 1),
-        // Must beat the delta we have; strictly smaller, as git.
-        Some((_, depth, delta)) => ((delta.len() as u64).saturating_sub(1), *depth),
+        // At most as long as the delta we have (equal only if shallower,
+        // below).
+        Some(found) => (found.delta.len() as u64, found.depth),
     };
     let max_size = max_size * u64::from(opts.depth - slot.depth)
         / u64::from(opts.depth - ref_depth.min(opts.depth) + 1);
@@ -214,8 +262,14 @@ fn try_delta<B: AsRef<[u8]>>(
     if sizediff >= max_size || trg_size < src_size / 32 {
         return None;
     }
-    slot.index()
-        .encode(target, usize::try_from(max_size).unwrap_or(usize::MAX))
+    let delta = slot
+        .index()
+        .encode(target, usize::try_from(max_size).unwrap_or(usize::MAX))?;
+    // A delta as long as the one we have wins only with a shorter chain.
+    match best {
+        Some(found) if delta.len() == found.delta.len() && slot.depth + 1 >= found.depth => None,
+        _ => Some(delta),
+    }
 }
 
 #[cfg(test)]
@@ -289,7 +343,12 @@ mod tests {
         for depth in [1, 3] {
             let (choices, _) = run(&bodies, 10, depth);
             assert!(choices.iter().all(|c| c.depth <= depth));
-            assert!(choices.iter().any(|c| c.depth == depth));
+            assert!(choices.iter().any(|c| c.depth == 1));
+            // Every version only removes lines from the largest one, which
+            // stays the newest slot of the window: no version needs a
+            // chain longer than one.
+            let deltas = choices.iter().filter(|c| c.base.is_some()).count();
+            assert!(deltas >= 55, "depth {depth}: only {deltas} deltas");
         }
     }
 
@@ -322,27 +381,138 @@ mod tests {
         };
         let mut window = Window::new(opts);
         for i in 0..3u8 {
-            window.push(u32::from(i), 0, body(i));
+            window.push(u32::from(i), 0, body(i), None);
         }
         // 3000 bytes held > 2500: the oldest went; at most two remain.
         assert!(window.find(&body(0), None).is_none());
-        assert_eq!(window.find(&body(2), None).map(|f| f.0), Some(2));
+        assert_eq!(window.find(&body(2), None).map(|f| f.base), Some(2));
         // Under 50 bytes: never a base, never searched.
-        window.push(9, 0, vec![1; 49]);
+        window.push(9, 0, vec![1; 49], None);
         assert!(window.find(&[1; 49], None).is_none());
         // A chain at the depth limit is no base.
         let mut full = Window::new(WindowOptions { depth: 2, ..opts });
-        full.push(0, 2, body(7));
+        full.push(0, 2, body(7), None);
         assert!(full.find(&body(7), None).is_none());
-        full.push(1, 1, body(7));
-        assert_eq!(full.find(&body(7), None).map(|f| (f.0, f.1)), Some((1, 2)));
+        full.push(1, 1, body(7), None);
+        let found = full.find(&body(7), None).expect("a delta");
+        assert_eq!((found.base, found.depth, found.distance), (1, 2, 0));
+    }
+
+    /// Window options without a memory limit.
+    fn unbounded(window: usize, depth: u32) -> WindowOptions {
+        WindowOptions {
+            window,
+            depth,
+            memory: usize::MAX,
+            id_len: 32,
+        }
+    }
+
+    /// Pseudo-random text, different for each `seed`.
+    fn noise(seed: u64, len: usize) -> Vec<u8> {
+        let mut rng = crate::pack::write::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
+        rng.bytes(len, 26).iter().map(|c| b'a' + c).collect()
     }
 
     #[test]
-    fn name_hash_matches_git() {
-        // Values from git's pack_name_hash (pack-objects.h).
-        assert_eq!(pack_name_hash(b""), 0);
-        assert_eq!(pack_name_hash(b"a"), u32::from(b'a') << 24);
-        assert_eq!(pack_name_hash(b"a b"), pack_name_hash(b"ab"));
+    fn the_chosen_base_moves_to_the_newest_slot_and_stays() {
+        // Each version replaces 500 bytes of a different quarter of the
+        // base with text of its own: the base is the best for all, two
+        // versions are poor bases of each other (each lacks a part the
+        // other has).
+        let base = noise(1, 4000);
+        let version = |i: usize| {
+            let mut v = base.clone();
+            let part = (i % 4) * 1000;
+            v[part..part + 500].copy_from_slice(&noise(100 + i as u64, 500));
+            v
+        };
+        let opts = unbounded(2, 50);
+        let mut window = Window::new(opts);
+        window.push(0, 0, base.clone(), None);
+        for i in 1..8u32 {
+            let body = version(i as usize);
+            let found = window.find(&body, None).expect("a delta");
+            assert_eq!(found.base, 0, "version {i} is a delta of the base");
+            // Moved after each delta, the base is always the newest slot.
+            assert_eq!(found.distance, 0, "version {i}");
+            window.push(i, found.depth, body, Some(found.base));
+            assert_eq!(window.distance_of(0), Some(0));
+            assert_eq!(window.distance_of(i), Some(1));
+        }
+        // Left where it was, the base would have fallen out of a window of
+        // two after the second version: the third is a delta of another
+        // version.
+        let mut unmoved = Window::new(opts);
+        unmoved.push(0, 0, base.clone(), None);
+        for i in 1..4u32 {
+            let body = version(i as usize);
+            let found = unmoved.find(&body, None).expect("a delta");
+            assert_eq!(found.base == 0, i < 3, "version {i}");
+            unmoved.push(i, found.depth, body, None);
+        }
+    }
+
+    #[test]
+    fn an_object_at_full_depth_is_not_kept() {
+        let opts = unbounded(10, 1);
+        let base = noise(7, 2000);
+        let mut target = base.clone();
+        target.extend_from_slice(b"one more line at the end of the file\n");
+        let mut window = Window::new(opts);
+        window.push(0, 0, base, None);
+        let found = window.find(&target, None).expect("a delta");
+        assert_eq!(found.depth, 1);
+        window.push(1, found.depth, target, Some(found.base));
+        assert_eq!(window.distance_of(1), None, "a full-depth delta is no base");
+        assert_eq!(window.depths().collect::<Vec<_>>(), vec![(0, 0)]);
+        // Depths learned afterwards: the slots now at the limit leave.
+        window.correct_depths(|at| (at == 0).then_some(1));
+        assert_eq!(window.depths().count(), 0);
+    }
+
+    #[test]
+    fn an_equal_delta_wins_only_with_a_shorter_chain() {
+        let opts = unbounded(10, 50);
+        let base = noise(3, 3000);
+        let mut target = base.clone();
+        target[1500..1600].copy_from_slice(&noise(4, 100));
+        // The same body twice: the deeper copy is tried first (newest) and
+        // the shallower one makes the same delta with a shorter chain.
+        let mut window = Window::new(opts);
+        window.push(0, 0, base.clone(), None);
+        window.push(1, 5, base.clone(), None);
+        let found = window.find(&target, None).expect("a delta");
+        assert_eq!((found.base, found.depth), (0, 1));
+        // The other way round, the deeper one does not replace it.
+        let mut window = Window::new(opts);
+        window.push(1, 5, base.clone(), None);
+        window.push(0, 0, base, None);
+        let found = window.find(&target, None).expect("a delta");
+        assert_eq!((found.base, found.depth), (0, 1));
+    }
+
+    #[test]
+    fn ties_keep_the_input_order() {
+        let objects = [
+            WindowObject {
+                name_hash: 5,
+                size: 100,
+            },
+            WindowObject {
+                name_hash: 9,
+                size: 100,
+            },
+            WindowObject {
+                name_hash: 5,
+                size: 100,
+            },
+            WindowObject {
+                name_hash: 5,
+                size: 200,
+            },
+        ];
+        // Name hash, then size, both descending; then input position.
+        assert_eq!(sorted(&objects), vec![1, 3, 0, 2]);
     }
 }

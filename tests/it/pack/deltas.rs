@@ -211,6 +211,69 @@ fn window_search_without_reuse_finds_deltas_within_the_depth() {
 }
 
 #[test]
+fn the_candidate_log_lists_every_delta_the_search_chose() {
+    let log = scratch_dir("pack-deltas-log").join("candidates.tsv");
+    let dest = convert(
+        "pack-deltas-logged",
+        &[
+            "--no-reuse-deltas",
+            "--window",
+            "10",
+            "--candidate-log",
+            log.to_str().expect("utf-8"),
+        ],
+    );
+    check(&dest);
+    let text = std::fs::read_to_string(&log).expect("the log");
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("sha1\ttype\tsize\tdelta\tdelta_zlib\tdistance\tbase\tsource_distance\tname")
+    );
+    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
+    let mut bases: BTreeMap<String, usize> = BTreeMap::new();
+    for line in lines {
+        let f: Vec<&str> = line.split('\t').collect();
+        assert_eq!(f.len(), 9, "{line}");
+        *by_kind.entry(f[1].to_owned()).or_default() += 1;
+        *bases.entry(f[6].to_owned()).or_default() += 1;
+        let number = |i: usize| f[i].parse::<u64>().expect("a number");
+        assert!(
+            number(3) < number(2),
+            "a delta is smaller than its object: {line}"
+        );
+        assert!(number(5) < 10, "within the window: {line}");
+        assert!(matches!(f[8], "same-name" | "other-name"), "{line}");
+    }
+    // With --no-reuse-deltas every delta of the pack is the search's.
+    assert_eq!(by_kind, verify_packs(&dest).deltas);
+    // The fixture's source pack pairs the versions of each file: the
+    // search finds many of the same pairs, and others.
+    assert!(bases.get("source").is_some_and(|&n| n > 0), "{bases:?}");
+    assert!(
+        bases
+            .keys()
+            .all(|b| ["source", "other", "none"].contains(&b.as_str()))
+    );
+}
+
+#[test]
+fn name_hash_version_1_gives_a_valid_pack_too() {
+    let dest = convert(
+        "pack-deltas-namehash1",
+        &[
+            "--no-reuse-deltas",
+            "--window",
+            "10",
+            "--name-hash-version",
+            "1",
+        ],
+    );
+    check(&dest);
+    assert_deltas_of_every_kind(&verify_packs(&dest));
+}
+
+#[test]
 fn without_a_window_only_the_source_pairing_makes_deltas() {
     // --window 0: nothing is searched; the loose a.txt versions and the
     // commits git paired with newer ones are whole.

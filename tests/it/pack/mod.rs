@@ -5,6 +5,7 @@ mod deltas;
 mod reach;
 mod read;
 mod read_throughput;
+mod window_order;
 mod write;
 
 use crate::support::library::{ObjectId, ObjectKind};

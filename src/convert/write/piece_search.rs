@@ -1,0 +1,416 @@
+//! The window search over one chunk of a write pass, cut into pieces that
+//! are searched in parallel, with windows that stay warm from one piece to
+//! the next, and a result that depends on neither the thread count nor the
+//! order in which pieces finish.
+//!
+//! * The first piece continues the window the previous chunk ended with
+//!   (`carry`): across chunks the search is exactly sequential.
+//! * Every later piece starts from the `--window` objects just before it
+//!   in the chunk, pushed as candidates before its own. Their chains are
+//!   not known yet (the piece before is being searched at the same time),
+//!   so the piece takes the ones it searched as whole (depth 0).
+//! * Once every piece is done, the true chain lengths are worked out in
+//!   order; a delta whose chain that guess made longer than `--depth` is
+//!   dropped (the object is stored whole), as git's `break_delta_chains`
+//!   cuts chains, and the window carried to the next chunk learns the true
+//!   lengths.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use crate::object::ObjectKind;
+use crate::pack::write::{Found, Window, WindowOptions};
+
+/// One object of a chunk, in the pass's order.
+#[derive(Clone, Copy, Debug)]
+pub struct Searchable {
+    /// Table index.
+    pub at: u32,
+    pub kind: ObjectKind,
+    /// `Some(depth)`: how it is stored is decided already (whole, or a
+    /// delta whose chain is at most `depth` long); it is a candidate base
+    /// only. `None`: the search looks for its base.
+    pub fixed: Option<u32>,
+    /// SOURCE's delta base of it, for the candidate log: where that sat in
+    /// the window.
+    pub source_base: Option<u32>,
+}
+
+/// What the search found for one object of the chunk.
+#[derive(Debug, Default)]
+pub struct Searched {
+    /// The delta chosen, its chain length the true one.
+    pub found: Option<Found>,
+    /// How far from the newest slot [`Searchable::source_base`] sat when
+    /// the object was searched, if it was in the window.
+    pub source_distance: Option<usize>,
+}
+
+/// The windows a search carries from a piece to the next one, one per
+/// object type.
+pub struct Windows<B: AsRef<[u8]>>(Vec<(ObjectKind, Window<B>)>);
+
+impl<B: AsRef<[u8]>> Windows<B> {
+    fn new() -> Self {
+        Windows(Vec::new())
+    }
+
+    fn of(&mut self, kind: ObjectKind, opts: WindowOptions) -> &mut Window<B> {
+        let at = match self.0.iter().position(|(k, _)| *k == kind) {
+            Some(at) => at,
+            None => {
+                self.0.push((kind, Window::new(opts)));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[at].1
+    }
+
+    /// The chain length of every object the windows hold.
+    fn depths(&self) -> HashMap<u32, u32> {
+        self.0.iter().flat_map(|(_, w)| w.depths()).collect()
+    }
+}
+
+/// The search of one chunk: its objects, the pieces they are cut into
+/// (consecutive, covering the chunk), the window limits.
+pub struct ChunkSearch<'a> {
+    pub objects: &'a [Searchable],
+    pub pieces: Vec<Range<usize>>,
+    pub opts: WindowOptions,
+}
+
+impl ChunkSearch<'_> {
+    /// Searches every piece, in parallel; `body(k)` gives the body of the
+    /// chunk's `k`-th object. Returns what each object got, in order, and
+    /// the window the next chunk continues: the last one a piece built
+    /// (a piece that searches nothing builds none), else `carry` itself.
+    pub fn run<B, E>(
+        &self,
+        carry: Option<Windows<B>>,
+        body: impl Fn(usize) -> Result<B, E> + Sync,
+    ) -> Result<(Vec<Searched>, Option<Windows<B>>), E>
+    where
+        B: AsRef<[u8]> + Send,
+        E: Send,
+    {
+        let carried = carry.as_ref().map(Windows::depths).unwrap_or_default();
+        let mut starts: Vec<Option<Windows<B>>> = self.pieces.iter().map(|_| None).collect();
+        if let Some(first) = starts.first_mut() {
+            *first = carry;
+        }
+        let done: Vec<(Vec<Searched>, Option<Windows<B>>)> = self
+            .pieces
+            .par_iter()
+            .zip(starts)
+            .enumerate()
+            .map(|(i, (range, start))| self.search_piece(i, range.clone(), start, &body))
+            .collect::<Result<_, _>>()?;
+        let mut out = Vec::with_capacity(self.objects.len());
+        let mut carry = None;
+        for (searched, window) in done {
+            out.extend(searched);
+            carry = window.or(carry);
+        }
+        let position = self.positions();
+        let depth = self.true_depths(&mut out, &position, &carried);
+        if let Some(windows) = &mut carry {
+            for (_, window) in &mut windows.0 {
+                window.correct_depths(|at| position.get(&at).map(|&k| depth[k]));
+            }
+        }
+        Ok((out, carry))
+    }
+
+    /// Searches the `i`-th piece, `range` of the chunk, from `start` (the
+    /// carried window, for the first piece).
+    fn search_piece<B, E>(
+        &self,
+        i: usize,
+        range: Range<usize>,
+        start: Option<Windows<B>>,
+        body: &(impl Fn(usize) -> Result<B, E> + Sync),
+    ) -> Result<(Vec<Searched>, Option<Windows<B>>), E>
+    where
+        B: AsRef<[u8]>,
+    {
+        let objects = &self.objects[range.clone()];
+        if objects.iter().all(|o| o.fixed.is_some()) {
+            return Ok((objects.iter().map(|_| Searched::default()).collect(), start));
+        }
+        let mut windows = match start {
+            Some(windows) => windows,
+            None if i == 0 => Windows::new(),
+            None => self.warmed(range.start, body)?,
+        };
+        let mut out = Vec::with_capacity(range.len());
+        for (k, object) in range.zip(objects) {
+            let target = body(k)?;
+            let window = windows.of(object.kind, self.opts);
+            if let Some(fixed) = object.fixed {
+                window.push(object.at, fixed, target, None);
+                out.push(Searched::default());
+                continue;
+            }
+            let source_distance = object.source_base.and_then(|b| window.distance_of(b));
+            let found = window.find(target.as_ref(), None);
+            let (depth, base) = found
+                .as_ref()
+                .map_or((0, None), |f| (f.depth, Some(f.base)));
+            window.push(object.at, depth, target, base);
+            out.push(Searched {
+                found,
+                source_distance,
+            });
+        }
+        Ok((out, Some(windows)))
+    }
+
+    /// Windows holding the `--window` objects of the chunk before position
+    /// `start`, of the types the piece there searches; an object searched
+    /// counts as whole (see the module doc).
+    fn warmed<B, E>(
+        &self,
+        start: usize,
+        body: &impl Fn(usize) -> Result<B, E>,
+    ) -> Result<Windows<B>, E>
+    where
+        B: AsRef<[u8]>,
+    {
+        let mut windows = Windows::new();
+        let end = self
+            .pieces
+            .iter()
+            .find(|r| r.start == start)
+            .map_or(start, |r| r.end);
+        let searched = &self.objects[start..end];
+        let wanted =
+            |kind: ObjectKind| searched.iter().any(|o| o.fixed.is_none() && o.kind == kind);
+        for k in start.saturating_sub(self.opts.window)..start {
+            let object = self.objects[k];
+            if wanted(object.kind) {
+                let window = windows.of(object.kind, self.opts);
+                window.push(object.at, object.fixed.unwrap_or(0), body(k)?, None);
+            }
+        }
+        Ok(windows)
+    }
+
+    /// Table index -> position in the chunk.
+    fn positions(&self) -> HashMap<u32, usize> {
+        self.objects
+            .iter()
+            .enumerate()
+            .map(|(k, o)| (o.at, k))
+            .collect()
+    }
+
+    /// Works out each object's chain length in order (bases come first:
+    /// earlier in the chunk, found through `position`, or in `carried`,
+    /// the windows the chunk started from), dropping the deltas it makes
+    /// longer than the limit.
+    fn true_depths(
+        &self,
+        out: &mut [Searched],
+        position: &HashMap<u32, usize>,
+        carried: &HashMap<u32, u32>,
+    ) -> Vec<u32> {
+        let mut depth = vec![0u32; self.objects.len()];
+        for (k, (object, searched)) in self.objects.iter().zip(out.iter_mut()).enumerate() {
+            depth[k] = match (object.fixed, &mut searched.found) {
+                (Some(fixed), _) => fixed,
+                (None, None) => 0,
+                (None, Some(found)) => {
+                    let base = match position.get(&found.base) {
+                        Some(&j) => depth[j],
+                        None => carried.get(&found.base).copied().unwrap_or(found.depth - 1),
+                    };
+                    if base < self.opts.depth {
+                        found.depth = base + 1;
+                        found.depth
+                    } else {
+                        searched.found = None;
+                        0
+                    }
+                }
+            };
+        }
+        depth
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pack::apply_delta;
+
+    /// Versions of one file of 60 lines, each changing one more line than
+    /// the one before: a version is closest to the one before it.
+    fn versions(n: usize) -> Vec<Vec<u8>> {
+        let line = |seed: u64| {
+            let mut rng = crate::pack::write::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
+            let mut line: Vec<u8> = rng.bytes(40, 26).iter().map(|c| b'a' + c).collect();
+            line.push(b'\n');
+            line
+        };
+        (0..n as u64)
+            .map(|v| {
+                (0..60)
+                    .flat_map(|j| line(if j < v { 1000 + j } else { j }))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn opts(window: usize, depth: u32) -> WindowOptions {
+        WindowOptions {
+            window,
+            depth,
+            memory: usize::MAX,
+            id_len: 32,
+        }
+    }
+
+    fn objects(n: usize) -> Vec<Searchable> {
+        (0..n as u32)
+            .map(|at| Searchable {
+                at,
+                kind: ObjectKind::Blob,
+                fixed: None,
+                source_base: None,
+            })
+            .collect()
+    }
+
+    /// The chunk `bodies`, in pieces of `piece` objects, on `threads`.
+    fn search(
+        bodies: &[Vec<u8>],
+        piece: usize,
+        opts: WindowOptions,
+        threads: usize,
+    ) -> Vec<Option<(u32, u32)>> {
+        let objects = objects(bodies.len());
+        let pieces = (0..bodies.len())
+            .step_by(piece)
+            .map(|s| s..(s + piece).min(bodies.len()))
+            .collect();
+        let search = ChunkSearch {
+            objects: &objects,
+            pieces,
+            opts,
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
+        let (out, _) = pool
+            .install(|| search.run::<_, ()>(None, |k| Ok(bodies[k].clone())))
+            .expect("infallible");
+        // Every delta applies.
+        let mut chains = vec![0u32; bodies.len()];
+        for (k, s) in out.iter().enumerate() {
+            if let Some(f) = &s.found {
+                let mut whole = Vec::new();
+                apply_delta(&bodies[f.base as usize], &f.delta, &mut whole).expect("applies");
+                assert_eq!(whole, bodies[k]);
+                chains[k] = chains[f.base as usize] + 1;
+                assert_eq!(f.depth, chains[k], "object {k}: the true chain length");
+                assert!(f.depth <= opts.depth);
+            }
+        }
+        out.iter()
+            .map(|s| s.found.as_ref().map(|f| (f.base, f.depth)))
+            .collect()
+    }
+
+    #[test]
+    fn later_pieces_start_warm_and_the_thread_count_does_not_matter() {
+        let bodies = versions(40);
+        let one = search(&bodies, 8, opts(4, 50), 1);
+        assert_eq!(one, search(&bodies, 8, opts(4, 50), 3));
+        // The first object of every piece but the first finds its base in
+        // the piece before: the window did not start empty.
+        for start in (8..40).step_by(8) {
+            assert_eq!(one[start].map(|(base, _)| base), Some(start as u32 - 1));
+        }
+        assert_eq!(one[0], None);
+    }
+
+    #[test]
+    fn chains_the_warm_start_made_too_long_are_cut() {
+        // Depth 1, window 1, pieces of 2. The second piece takes object 1
+        // as whole and makes 2 and 3 deltas of it, but 1 is a delta
+        // already: both are stored whole. The third takes 3 as whole,
+        // which it is.
+        let bodies = versions(6);
+        let expected = vec![None, Some((0, 1)), None, None, Some((3, 1)), Some((3, 1))];
+        for threads in [1, 3] {
+            assert_eq!(search(&bodies, 2, opts(1, 1), threads), expected);
+        }
+    }
+
+    #[test]
+    fn the_carried_window_continues_exactly_and_learns_true_depths() {
+        let bodies = versions(12);
+        let objects = objects(12);
+        let search = |range: Range<usize>, carry| {
+            let chunk = ChunkSearch {
+                objects: &objects[range.clone()],
+                pieces: vec![0..2, 2..range.len()],
+                opts: opts(3, 10),
+            };
+            chunk
+                .run::<_, ()>(carry, |k| Ok(bodies[range.start + k].clone()))
+                .expect("infallible")
+        };
+        let (first, carry) = search(0..6, None);
+        let carry = carry.expect("a window");
+        let depths = carry.depths();
+        for (k, s) in first.iter().enumerate() {
+            let depth = s.found.as_ref().map_or(0, |f| f.depth);
+            if let Some(&held) = depths.get(&(k as u32)) {
+                assert_eq!(held, depth, "object {k}");
+                assert!(held < 10, "a full chain is no base");
+            }
+        }
+        // The next chunk's first object continues from the carried window.
+        let (second, _) = search(6..12, Some(carry));
+        let found = second[0].found.as_ref().expect("a delta");
+        assert_eq!(found.base, 5);
+    }
+
+    #[test]
+    fn fixed_objects_are_bases_only_and_pieces_without_a_search_build_nothing() {
+        let bodies = versions(6);
+        let mut objects = objects(6);
+        for o in &mut objects[..3] {
+            o.fixed = Some(0);
+        }
+        objects[4].source_base = Some(3);
+        let chunk = ChunkSearch {
+            objects: &objects,
+            pieces: vec![0..3, 3..6],
+            opts: opts(10, 50),
+        };
+        let (out, carry) = chunk
+            .run::<_, ()>(None, |k| Ok(bodies[k].clone()))
+            .expect("infallible");
+        assert!(out[..3].iter().all(|s| s.found.is_none()));
+        assert_eq!(out[3].found.as_ref().map(|f| f.base), Some(2));
+        // 3 was pushed, then its base 2 moved in front of it.
+        assert_eq!(out[4].source_distance, Some(1));
+        assert!(carry.is_some());
+        // Only fixed objects: no window at all.
+        let chunk = ChunkSearch {
+            objects: &objects[..3],
+            pieces: std::iter::once(0..3).collect(),
+            opts: opts(10, 50),
+        };
+        let (_, carry) = chunk
+            .run::<_, ()>(None, |k| Ok(bodies[k].clone()))
+            .expect("infallible");
+        assert!(carry.is_none());
+    }
+}
