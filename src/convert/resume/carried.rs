@@ -22,6 +22,14 @@ pub fn mark_carried(
     map: &IdMap,
     table: &mut ObjectTable,
 ) -> Result<u64, ConvertError> {
+    let own = |table: &ObjectTable, i: u32| table.is_mapped(i) && !table.is_shared(i);
+    if map.folded_packs()?.is_empty() {
+        // No conversion of DEST finished yet: every row it has was
+        // committed with a segment that is still pending.
+        return Ok(mark(table, |table, i| own(table, i)));
+    }
+    // An interrupted incremental run: only what its pending segments hold
+    // (beside the finished runs' packs) is carried.
     let pack_dir = dest_layout::pack_dir(dest);
     let mut held: HashSet<[u8; 32]> = HashSet::new();
     for stem in map.pending_segments()? {
@@ -40,13 +48,16 @@ pub fn mark_carried(
     if held.is_empty() {
         return Ok(0);
     }
-    let carried: Vec<u32> = table
-        .indices()
-        .filter(|&i| table.is_mapped(i) && !table.is_shared(i))
-        .filter(|&i| matches!(table.sha256(i), Some(ObjectId::Sha256(id)) if held.contains(&id)))
-        .collect();
-    for &i in &carried {
+    Ok(mark(table, |table, i| {
+        own(table, i) && matches!(table.sha256(i), Some(ObjectId::Sha256(id)) if held.contains(&id))
+    }))
+}
+
+/// Marks the objects `carried` picks; returns how many.
+fn mark(table: &mut ObjectTable, carried: impl Fn(&ObjectTable, u32) -> bool) -> u64 {
+    let picked: Vec<u32> = table.indices().filter(|&i| carried(table, i)).collect();
+    for &i in &picked {
         table.set_carried(i);
     }
-    Ok(carried.len() as u64)
+    picked.len() as u64
 }

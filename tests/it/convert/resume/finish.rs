@@ -170,6 +170,36 @@ fn a_run_killed_while_writing_and_resumed_writes_the_same_pack() {
     }
 }
 
+/// An incremental run killed while writing and resumed adds the pack an
+/// uninterrupted incremental run adds: only the objects of its own pending
+/// segments are planned again, not those of the finished pack.
+#[test]
+fn an_incremental_run_killed_while_writing_and_resumed_adds_the_same_pack() {
+    let source = make_source("finish-resume-incr");
+    let specs = ["committed:1", "committed:2", "object:9"];
+    let dests: Vec<PathBuf> = std::iter::once("ref")
+        .chain(specs)
+        .map(|label| scratch_dir(&format!("finish-resume-incr-{label}")).join("dest.git"))
+        .collect();
+    for dest in &dests {
+        run_ok(&mut convert_cmd(&source, dest));
+    }
+    fast_import(
+        &source,
+        &history("main", 12, 6, Some("refs/heads/main^0"), Some("v2")),
+    );
+    add_loose_commit(&source);
+    run_ok(&mut convert_cmd(&source, &dests[0]));
+    let expected = pack_names(&dests[0]);
+    assert_eq!(expected.len(), 2);
+    for (spec, dest) in specs.into_iter().zip(&dests[1..]) {
+        convert_killed_at(&source, dest, spec);
+        run_ok(&mut convert_cmd(&source, dest));
+        assert_eq!(pack_names(dest), expected, "killed at {spec}");
+        assert_eq!(rehash_export_text(dest), rehash_export_text(&dests[0]));
+    }
+}
+
 #[test]
 fn a_damaged_segment_is_refused_by_name() {
     let source = make_source("finish-damaged");
