@@ -7,7 +7,8 @@
 # SOURCE is a bare SHA-1 repository (a fetched pack: `git init --bare` and
 # `git fetch` of its branches and tags from a full copy). It runs
 # `git-rehash convert --timings` REPEAT times into a fresh DEST and prints,
-# per run, the whole wall time, the fold into one pack, the bitmap and
+# per run, the whole wall time, the fold into one pack (checking the
+# segments, then everything from listing their entries to the renames), the bitmap and
 # commit-graph (their own elapsed time: they run beside the refs and the
 # map's index, so the share counts them as if they did not), and the
 # finish step's share; then the median share, DEST's pack size against
@@ -39,7 +40,9 @@ for r in $(seq "$REPEAT"); do
     rm -rf "$dest"
     "$rehash" convert --timings "$@" "$source" "$dest" 2> "$BENCH_DIR/timings.$r"
     whole=$(phase "whole run" "$BENCH_DIR/timings.$r")
-    fold=$(phase "writing one pack" "$BENCH_DIR/timings.$r")
+    # The fold: checking the segments' indexes, then the one pack written
+    # (listing, copying, hashing, syncing, its .idx and .rev).
+    fold=$(echo "$(phase "checking segments" "$BENCH_DIR/timings.$r") + $(phase "writing one pack" "$BENCH_DIR/timings.$r")" | bc -l)
     reach=$(sed -n 's/^reachability bitmap: .* in \([0-9.]*\)s$/\1/p' "$BENCH_DIR/timings.$r")
     finish=$(echo "$fold + ${reach:-0}" | bc -l)
     share=$(echo "100 * $finish / $whole" | bc -l)

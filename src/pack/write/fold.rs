@@ -80,6 +80,13 @@ pub fn fold_packs(
     key: &OrderKey<'_>,
     progress: &dyn Progress,
 ) -> Result<PackOutcome, PackWriteError> {
+    // The phase covers everything from the listing to the renames: the
+    // bytes to copy are the inputs' entries, known before they are listed.
+    let total: u64 = packs
+        .iter()
+        .map(|p| (p.data.data_end() as u64).saturating_sub(PACK_HEADER_LEN))
+        .sum();
+    progress.start_bytes("writing one pack", Some(total));
     let items = list_entries(packs)?;
     let n = u32::try_from(items.len())
         .map_err(|_| PackWriteError::TooManyEntries { count: items.len() })?;
@@ -104,7 +111,9 @@ pub fn fold_packs(
         items: &items,
         placed: &placed,
     };
-    write_placed(&inputs, dir, hash, progress)
+    let written = write_placed(&inputs, dir, hash, progress);
+    progress.finish();
+    written
 }
 
 /// Where every entry goes in the folded pack: the order it is written in

@@ -20,7 +20,7 @@ use std::path::Path;
 use rayon::prelude::*;
 
 use super::fold::{Item, NO_BASE, Placement};
-use super::pack_stream::{drop_cached, drop_range, start_writeback};
+use super::pack_stream::{drop_range, start_writeback};
 use super::pack_writer::{WrittenPack, pack_header, publish};
 use super::{IndexEntry, PackOutcome, PackWriteError, idx_writer};
 use crate::durable::{self, TempFiles};
@@ -65,7 +65,8 @@ impl FoldInputs<'_> {
 }
 
 /// Writes the placed entries of `inputs` into a new pack in `dir`, renamed
-/// into place with its `.idx` and `.rev`.
+/// into place with its `.idx` and `.rev`; counts the bytes copied in
+/// `progress`'s current phase.
 pub(super) fn write_placed(
     inputs: &FoldInputs<'_>,
     dir: &Path,
@@ -80,7 +81,6 @@ pub(super) fn write_placed(
     let header = pack_header(count);
     file.write_all_at(&header, 0).map_err(io)?;
 
-    progress.start_bytes("writing one pack", Some(inputs.placed.end));
     let ranges = ranges(inputs);
     let (checksum, copied) = rayon::join(
         || checksum(inputs, hash, &header),
@@ -98,13 +98,10 @@ pub(super) fn write_placed(
     let end = inputs.placed.end;
     let io = |e| PackWriteError::io(&temp_pack)(e);
     file.write_all_at(checksum.as_bytes(), end).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    drop_cached(&file);
-    drop(file);
-    progress.finish();
     let written = WrittenPack {
         dir,
         hash,
+        file,
         temp_pack: &temp_pack,
         checksum,
         pack_size: end + hash.raw_len() as u64,

@@ -244,14 +244,10 @@ impl PackWriter {
             .metadata()
             .map_err(PackWriteError::io(&temp_pack))?
             .len();
-        pack_file
-            .sync_all()
-            .map_err(PackWriteError::io(&temp_pack))?;
-        pack_stream::drop_cached(&pack_file);
-        drop(pack_file);
         let written = WrittenPack {
             dir: &self.dir,
             hash,
+            file: pack_file,
             temp_pack: &temp_pack,
             checksum,
             pack_size,
@@ -339,19 +335,23 @@ pub(super) fn pack_header(num_objects: u32) -> [u8; 12] {
     header
 }
 
-/// A `.pack` written, trailer included, and synced under a temporary name.
+/// A `.pack` written, trailer included, under a temporary name; not yet
+/// synced.
 pub(super) struct WrittenPack<'a> {
     pub dir: &'a Path,
     pub hash: HashKind,
+    pub file: File,
     pub temp_pack: &'a Path,
     pub checksum: ObjectId,
     pub pack_size: u64,
 }
 
 /// Writes the `.rev` and `.idx` of `pack` from its `entries` (sorted by id
-/// and checked), then renames the three files into place, the `.idx` last
-/// (git finds a pack by its index). `temps` holds the temporary pack and
-/// removes what is left on failure.
+/// and checked) while the pack itself is synced (its `fsync` waits for
+/// the disk, which the two small files need not wait behind), then
+/// renames the three files into place, the `.idx` last (git finds a pack
+/// by its index). `temps` holds the temporary pack and removes what is
+/// left on failure.
 pub(super) fn publish(
     pack: WrittenPack<'_>,
     mut temps: TempFiles,
@@ -360,16 +360,34 @@ pub(super) fn publish(
     let WrittenPack {
         dir,
         hash,
+        file,
         temp_pack,
         checksum,
         pack_size,
     } = pack;
-    let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, |f| {
-        rev_writer::write_sorted(f, hash, entries, &checksum)
-    })?;
-    let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, |f| {
-        idx_writer::write_sorted(f, hash, entries, &checksum)
-    })?;
+    let (synced, indexes) = std::thread::scope(|scope| {
+        let synced = scope.spawn(|| {
+            let synced = file.sync_all();
+            pack_stream::drop_cached(&file);
+            synced
+        });
+        let indexes = (|| {
+            let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, |f| {
+                rev_writer::write_sorted(f, hash, entries, &checksum)
+            })?;
+            let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, |f| {
+                idx_writer::write_sorted(f, hash, entries, &checksum)
+            })?;
+            Ok::<_, PackWriteError>((temp_rev, temp_idx))
+        })();
+        let synced = synced
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        (synced, indexes)
+    });
+    drop(file);
+    synced.map_err(PackWriteError::io(temp_pack))?;
+    let (temp_rev, temp_idx) = indexes?;
 
     let stem = format!("pack-{}", checksum.to_hex());
     let pack_path = dir.join(format!("{stem}.pack"));
