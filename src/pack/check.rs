@@ -17,10 +17,8 @@
 //! over the scan's), so on two or more cores they cost next to no wall
 //! time; there is no option to skip them.
 
+use super::data::PACK_HEADER_LEN;
 use super::{Pack, PackError};
-
-/// `"PACK"`, version, object count: where entries may start.
-const PACK_HEADER_LEN: u64 = 12;
 
 /// Checks the trailers, offsets and CRC32s of `pack`.
 pub fn verify_pack(pack: &Pack) -> Result<(), PackError> {

@@ -25,12 +25,11 @@ use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
 use super::fold_write::{FoldInputs, write_placed};
 use super::{PackOutcome, PackWriteError};
 use crate::hash::{HashKind, ObjectId};
+use crate::pack::data::PACK_HEADER_LEN;
 use crate::pack::{EntryKind, MAX_CHAIN_DEPTH, Pack, PackError};
 use crate::progress::Progress;
 
 pub(super) const NO_BASE: u32 = u32::MAX;
-/// The pack header's length: signature, version, entry count.
-const PACK_HEADER_LEN: u64 = 12;
 
 /// One entry of an input pack.
 pub(super) struct Item {
@@ -50,6 +49,11 @@ pub(super) struct Item {
 }
 
 impl Item {
+    /// Its object's name, from its input pack's idx.
+    pub(super) fn name(&self, packs: &[Pack]) -> ObjectId {
+        packs[self.pack as usize].idx.oid_at(self.position)
+    }
+
     /// Its header in the folded pack, at `offset`, its delta's base at
     /// `base` (an earlier offset of that pack).
     pub(super) fn output_header(&self, offset: u64, base: Option<u64>, out: &mut Vec<u8>) {
@@ -90,21 +94,20 @@ pub fn fold_packs(
     let items = list_entries(packs)?;
     let n = u32::try_from(items.len())
         .map_err(|_| PackWriteError::TooManyEntries { count: items.len() })?;
-    let name = |i: &Item| packs[i.pack as usize].idx.oid_at(i.position);
     let keys: Vec<u64> = items
         .par_iter()
-        .map(|i| key(i.pack as usize, i.offset, &name(i)))
+        .map(|i| key(i.pack as usize, i.offset, &i.name(packs)))
         .collect();
     let mut order: Vec<u32> = (0..n).collect();
     order.par_sort_unstable_by(|&a, &b| {
         let (ia, ib) = (&items[a as usize], &items[b as usize]);
         keys[a as usize]
             .cmp(&keys[b as usize])
-            .then_with(|| name(ia).cmp(&name(ib)))
+            .then_with(|| ia.name(packs).cmp(&ib.name(packs)))
     });
     drop(keys);
 
-    let placed = place(&items, &order, &name)?;
+    let placed = place(&items, &order, packs)?;
     drop(order);
     let inputs = FoldInputs {
         packs,
@@ -131,11 +134,7 @@ pub(super) struct Placement {
 /// Lays out the folded pack from the entries' sizes alone (an entry's
 /// header depends only on its offset and its base's), before any byte is
 /// copied: the copy can then run in parallel.
-fn place(
-    items: &[Item],
-    order: &[u32],
-    name: &dyn Fn(&Item) -> ObjectId,
-) -> Result<Placement, PackWriteError> {
+fn place(items: &[Item], order: &[u32], packs: &[Pack]) -> Result<Placement, PackWriteError> {
     const UNPLACED: u64 = u64::MAX;
     let mut offset = vec![UNPLACED; items.len()];
     let mut sequence = Vec::with_capacity(items.len());
@@ -151,7 +150,7 @@ fn place(
                 NO_BASE => break,
                 base if chain.len() > MAX_CHAIN_DEPTH => {
                     return Err(PackWriteError::DeltaCycle {
-                        id: name(&items[base as usize]),
+                        id: items[base as usize].name(packs),
                     });
                 }
                 base => at = base,

@@ -44,10 +44,6 @@ pub(super) struct FoldInputs<'a> {
 }
 
 impl FoldInputs<'_> {
-    fn name(&self, item: &Item) -> ObjectId {
-        self.packs[item.pack as usize].idx.oid_at(item.position)
-    }
-
     /// The entry's header and zlib stream in its input pack.
     fn input(&self, item: &Item) -> Result<(&[u8], &[u8]), PackWriteError> {
         let entry = self.packs[item.pack as usize]
@@ -198,7 +194,7 @@ fn copy_range(
             && with_zlib(input_header) != recorded
         {
             return Err(PackWriteError::DamagedEntry {
-                id: inputs.name(item),
+                id: item.name(inputs.packs),
                 pack: pack.data.path().to_owned(),
                 offset: item.offset,
             });
@@ -207,7 +203,7 @@ fn copy_range(
         let offset = inputs.placed.offset[at as usize];
         debug_assert_eq!(offset, at_offset + buffer.len() as u64);
         entries.push(IndexEntry {
-            id: inputs.name(item),
+            id: item.name(inputs.packs),
             offset,
             crc32: with_zlib(&header),
         });

@@ -42,7 +42,7 @@ pub use name_hash::{
     NameHashVersion, component_v2 as name_component_hash_v2, join_v2 as join_name_hash_v2,
     pack_name_hash, pack_name_hash_v2,
 };
-pub use pack_writer::{PackOutcome, PackWriter, WrittenEntry, ZlibStream};
+pub use pack_writer::{PackOutcome, PackWriter, WrittenEntry};
 pub use rev_writer::write_rev;
 pub use tree_delta::tree_delta;
 pub use window::{

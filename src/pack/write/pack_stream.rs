@@ -92,20 +92,6 @@ impl PackStream {
         self.crc = crc32fast::Hasher::new();
     }
 
-    /// Writes `bytes` whose CRC32 the caller already computed (copied from
-    /// another pack and checked there): the entry's CRC32 is extended by
-    /// combining, without a second pass over the bytes.
-    pub fn write_all_with_crc(&mut self, mut bytes: &[u8], crc32: u32) -> io::Result<()> {
-        let len = bytes.len() as u64;
-        while !bytes.is_empty() {
-            let taken = self.stage(bytes)?;
-            bytes = &bytes[taken..];
-        }
-        self.crc
-            .combine(&crc32fast::Hasher::new_with_initial_len(crc32, len));
-        Ok(())
-    }
-
     /// The CRC32 of the bytes written since [`PackStream::begin_crc`].
     pub fn crc(&self) -> u32 {
         self.crc.clone().finalize()

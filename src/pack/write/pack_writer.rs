@@ -24,6 +24,7 @@ use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
 use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
+use crate::pack::data::PACK_HEADER_LEN;
 
 const PACK_SIGNATURE: [u8; 4] = *b"PACK";
 const PACK_VERSION: u32 = 2;
@@ -119,19 +120,18 @@ impl PackWriter {
     /// A whole object whose zlib stream already exists (copied from a
     /// source pack: blob bodies are the same in both hash worlds). `size`
     /// is the inflated size. The stream is copied as is, not checked.
-    pub fn add_compressed<'z>(
+    pub fn add_compressed(
         &mut self,
         id: ObjectId,
         kind: ObjectKind,
         size: u64,
-        zlib: impl Into<ZlibStream<'z>>,
+        zlib: &[u8],
     ) -> Result<WrittenEntry, PackWriteError> {
         let offset = self.begin_entry(id)?;
         encode_entry_header(kind.pack_code(), size, &mut self.header);
-        let zlib = zlib.into();
         self.write_entry(id, offset, |out, header| {
             out.write_all(header)?;
-            zlib.write_to(out)
+            out.write_all(zlib)
         })
     }
 
@@ -155,18 +155,17 @@ impl PackWriter {
     /// An OFS_DELTA entry whose delta is already a zlib stream (a source
     /// blob delta, reused: only the header and base distance change).
     /// `delta_size` is the inflated size of the delta.
-    pub fn add_ofs_delta_compressed<'z>(
+    pub fn add_ofs_delta_compressed(
         &mut self,
         id: ObjectId,
         base: WrittenEntry,
         delta_size: u64,
-        zlib: impl Into<ZlibStream<'z>>,
+        zlib: &[u8],
     ) -> Result<WrittenEntry, PackWriteError> {
         let offset = self.begin_delta(id, base, delta_size)?;
-        let zlib = zlib.into();
         self.write_entry(id, offset, |out, header| {
             out.write_all(header)?;
-            zlib.write_to(out)
+            out.write_all(zlib)
         })
     }
 
@@ -326,9 +325,10 @@ impl PackWriter {
     }
 }
 
-/// The 12 bytes a pack of `num_objects` entries starts with.
-pub(super) fn pack_header(num_objects: u32) -> [u8; 12] {
-    let mut header = [0; 12];
+/// The header a pack of `num_objects` entries starts with: signature,
+/// version, entry count.
+pub(super) fn pack_header(num_objects: u32) -> [u8; PACK_HEADER_LEN as usize] {
+    let mut header = [0; PACK_HEADER_LEN as usize];
     header[..4].copy_from_slice(&PACK_SIGNATURE);
     header[4..8].copy_from_slice(&PACK_VERSION.to_be_bytes());
     header[8..].copy_from_slice(&num_objects.to_be_bytes());
@@ -450,35 +450,4 @@ fn write_temp(
 pub struct WrittenEntry {
     pub number: u32,
     pub offset: u64,
-}
-
-/// A zlib stream copied into a pack as it is, with its CRC32 when the
-/// caller has it already (a fold checks every entry it copies against its
-/// input's idx, and the output's idx needs the same sum over the same
-/// bytes).
-#[derive(Clone, Copy)]
-pub struct ZlibStream<'a> {
-    pub bytes: &'a [u8],
-    pub crc32: Option<u32>,
-}
-
-impl ZlibStream<'_> {
-    fn write_to(&self, out: &mut PackStream) -> io::Result<()> {
-        match self.crc32 {
-            Some(crc32) => out.write_all_with_crc(self.bytes, crc32),
-            None => out.write_all(self.bytes),
-        }
-    }
-}
-
-impl<'a> From<&'a [u8]> for ZlibStream<'a> {
-    fn from(bytes: &'a [u8]) -> Self {
-        ZlibStream { bytes, crc32: None }
-    }
-}
-
-impl<'a> From<&'a Vec<u8>> for ZlibStream<'a> {
-    fn from(bytes: &'a Vec<u8>) -> Self {
-        bytes.as_slice().into()
-    }
 }
