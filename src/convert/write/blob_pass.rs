@@ -128,9 +128,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1's CRC checks and re-deflates run on
     // the other threads.
-    let start = restart_at(chunks.iter().copied(), chunks.len(), |at| {
-        table.is_carried(at)
-    });
+    let start = restart_at(chunks.iter().copied(), |at| table.is_carried(at));
     let mut ready = chunks.get(start).map(|c| prepare(c, None)).transpose()?;
     for k in start..chunks.len() {
         let (payloads, carry) = ready.take().expect("prepared before its turn");

@@ -13,10 +13,10 @@ pub const RESTART_EVERY: usize = 16;
 /// holds the first chunk with an object `written` does not cover (none left:
 /// `chunks.len()`).
 pub fn restart_at<'c>(
-    mut chunks: impl Iterator<Item = &'c [u32]>,
-    count: usize,
+    mut chunks: impl ExactSizeIterator<Item = &'c [u32]>,
     written: impl Fn(u32) -> bool,
 ) -> usize {
+    let count = chunks.len();
     match chunks.position(|chunk| !chunk.iter().all(|&at| written(at))) {
         Some(first) => first - first % RESTART_EVERY,
         None => count,
@@ -77,11 +77,11 @@ mod tests {
         let chunks: Vec<Vec<u32>> = (0..40).map(|c| vec![c * 2, c * 2 + 1]).collect();
         let slices = || chunks.iter().map(Vec::as_slice);
         // Nothing written: from the start.
-        assert_eq!(restart_at(slices(), chunks.len(), |_| false), 0);
+        assert_eq!(restart_at(slices(), |_| false), 0);
         // Written up to object 41 (chunk 20 half done): group 16..32.
-        assert_eq!(restart_at(slices(), chunks.len(), |at| at <= 40), 16);
+        assert_eq!(restart_at(slices(), |at| at <= 40), 16);
         // Everything written: nothing to prepare.
-        assert_eq!(restart_at(slices(), chunks.len(), |_| true), 40);
+        assert_eq!(restart_at(slices(), |_| true), 40);
         // A window never crosses into a group's first chunk.
         assert_eq!(carried_window(16, Some(1)), None);
         assert_eq!(carried_window(17, Some(1)), Some(1));

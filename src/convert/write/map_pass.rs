@@ -140,9 +140,7 @@ pub fn map_pass(
     let mut outcome = MapOutcome::default();
     let waves = search_order(table, waves, pass.deltas);
     let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
-    let start = restart_at(chunks.iter().map(Chunk::objects), chunks.len(), |at| {
-        table.is_carried(at)
-    });
+    let start = restart_at(chunks.iter().map(Chunk::objects), |at| table.is_carried(at));
     let unnamed = CarriedNotNamed::new(table, &chunks[start..]);
     let mut ahead = Ahead {
         chunks: &chunks,
