@@ -48,7 +48,7 @@ pub fn run(args: RepackArgs) -> anyhow::Result<ExitCode> {
 pub fn report_serving(serving: &ServingIndexes, quiet: bool) {
     if let (Some((written, took)), false) = (serving, quiet) {
         eprintln!(
-            "reachability bitmap: {} commits, {:.1} MB; commit-graph: {} commits; in {:.1}s",
+            "reachability bitmap: {} commits, {:.1} MB; commit-graph: {} commits; in {:.2}s",
             written.bitmap_commits,
             written.bitmap_bytes as f64 / 1e6,
             written.graph_commits,

@@ -7,10 +7,9 @@
 //! (copying into the page cache, ext4's block reservation) most of the
 //! rest. Here the appender only copies bytes into 64 KiB blocks (memcpy,
 //! ~10x faster than the hash) and keeps the offset and the entry CRC32; a
-//! helper thread hashes each block, writes it, starts its writeback and
-//! drops what was written before from the page cache. The file and its
-//! trailer are the same as an inline hash-and-write of the same bytes
-//! would give.
+//! helper thread hashes each block, writes it and starts its writeback.
+//! The file and its trailer are the same as an inline hash-and-write of
+//! the same bytes would give.
 //!
 //! A failed write ends the helper thread; the appender sees it on its next
 //! block (the channel is closed) and returns that error.
@@ -36,16 +35,16 @@ const IN_FLIGHT: usize = 8;
 /// writeback (Linux `sync_file_range`, which does not wait), so the `fsync`
 /// when the pack is finished finds little left to write: on a 1.8 GB pack
 /// it otherwise stalled the run for over a second, with the disk idle while
-/// the pack was being written. The step before, whose writeback had a whole
-/// step's time, is then dropped from the page cache (`POSIX_FADV_DONTNEED`,
-/// which skips pages still dirty or being written; those go when the
-/// finished pack is, after its `fsync`). Nothing in the run reads a
-/// written pack again, and a cache that grows by every byte written (5 GB
-/// at 2M objects) evicts the source pack the run still reads and makes the
-/// kernel find a fresh page for every page written: on this project's VM
-/// that cost ~3 ms a MB, 13-16 s of system time for 5 GB, against ~2 s
-/// when the same pages are recycled (docs/performance.md).
-/// Neither call waits for the disk, so the appender never waits on it here.
+/// the pack was being written.
+///
+/// The pages stay in the page cache, clean once written back: every pack
+/// written through here is a segment that the finish step reads whole
+/// (`fold.rs`). Dropped behind the writes, they had to come back from the
+/// disk through page faults, a third of the fold on a 1 GB conversion;
+/// kept, the write phase pays for fresh pages instead (about 1 ms of
+/// system time a MB on this project's VM, spread over the cores), and the
+/// run as a whole is no slower (docs/performance.md). The fold drops its
+/// own output behind its writes, and deletes the segments.
 const WRITEBACK_STEP: u64 = 32 << 20;
 
 /// What the helper thread hands back: the file, trailer written, and the
@@ -193,16 +192,15 @@ fn write_blocks(
     give_back: SyncSender<Vec<u8>>,
 ) -> Written {
     let mut hasher = FileHasher::new(hash);
-    // Writeback started up to `writeback_from`, the cache dropped up to `dropped`.
-    let (mut written, mut writeback_from, mut dropped) = (0u64, 0u64, 0u64);
+    // Writeback started up to `writeback_from`.
+    let (mut written, mut writeback_from) = (0u64, 0u64);
     for mut block in todo {
         hasher.update(&block);
         file.write_all(&block)?;
         written += block.len() as u64;
         if written >= writeback_from + WRITEBACK_STEP {
             start_writeback(&file, writeback_from, 0);
-            drop_range(&file, dropped, writeback_from);
-            (dropped, writeback_from) = (writeback_from, written);
+            writeback_from = written;
         }
         block.clear();
         // Full when the appender stopped taking blocks back: drop it.
@@ -234,8 +232,10 @@ pub(super) fn start_writeback(file: &File, from: u64, len: u64) {
     let _ = (file, from, len);
 }
 
-/// Drops the bytes `from..to` of `file` from the page cache, those already
-/// written (see [`WRITEBACK_STEP`]).
+/// Drops the bytes `from..to` of `file` from the page cache, those whose
+/// writeback was started a step before (the fold's output, which this run
+/// does not read again: recycling its pages spares the kernel finding
+/// fresh ones, see [`WRITEBACK_STEP`]).
 pub(super) fn drop_range(file: &File, from: u64, to: u64) {
     // Not for an empty range: a length of 0 tells the call "to the end".
     if to > from {
@@ -316,9 +316,10 @@ mod tests {
     }
 
     #[test]
-    fn pages_dropped_behind_the_writes_read_back_whole() {
-        // Past two writeback steps, so a range is dropped from the cache
-        // while later blocks are still being written.
+    fn a_pack_past_several_writeback_steps_reads_back_whole_from_the_disk() {
+        // Past two writeback steps, so writeback of a range starts while
+        // later blocks are still being written; then dropped from the
+        // cache, as the fold drops its output, so the read comes from disk.
         let len = 2 * WRITEBACK_STEP as usize + 3 * BLOCK + 99;
         let data: Vec<u8> = (0..len).map(|i| (i % 253) as u8).collect();
         let mut stream = PackStream::new(tempfile::tempfile().unwrap(), HashKind::Sha256);

@@ -250,6 +250,7 @@ impl PackWriter {
             temp_pack: &temp_pack,
             checksum,
             pack_size,
+            after_sync: AfterSync::KeepCached,
         };
         publish(written, self.temps, &entries)
     }
@@ -344,6 +345,17 @@ pub(super) struct WrittenPack<'a> {
     pub temp_pack: &'a Path,
     pub checksum: ObjectId,
     pub pack_size: u64,
+    pub after_sync: AfterSync,
+}
+
+/// What becomes of a published pack's pages in the page cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum AfterSync {
+    /// Kept: a segment, which the fold reads whole soon after.
+    KeepCached,
+    /// Dropped: the folded pack, which this run does not read through
+    /// again.
+    DropCached,
 }
 
 /// Writes the `.rev` and `.idx` of `pack` from its `entries` (sorted by id
@@ -364,11 +376,14 @@ pub(super) fn publish(
         temp_pack,
         checksum,
         pack_size,
+        after_sync,
     } = pack;
     let (synced, indexes) = std::thread::scope(|scope| {
         let synced = scope.spawn(|| {
             let synced = file.sync_all();
-            pack_stream::drop_cached(&file);
+            if after_sync == AfterSync::DropCached {
+                pack_stream::drop_cached(&file);
+            }
             synced
         });
         let indexes = (|| {
