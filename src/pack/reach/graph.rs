@@ -177,6 +177,13 @@ impl Graph {
             position_of_index[index as usize] = position as u32;
             index_of_position.push(index);
         }
+        let (position_of_index, index_of_position) = match known {
+            Some(known) => match Self::all_known(known, position_of_index, index_of_position) {
+                Ok(graph) => return Ok(graph),
+                Err(orders) => orders,
+            },
+            None => (position_of_index, index_of_position),
+        };
         let nodes: Vec<OnceLock<Node>> = (0..n).map(|_| OnceLock::new()).collect();
         let node_of = |index: u32| &nodes[position_of_index[index as usize] as usize];
         let unknown: Vec<u32> = match known {
@@ -246,6 +253,72 @@ impl Graph {
                 }
             }
             edge_start.push(edges.len() as u64);
+        }
+        Ok(Graph {
+            kinds,
+            edge_start,
+            edges,
+            commit_time,
+            position_of_index,
+            index_of_position,
+        })
+    }
+
+    /// The graph straight from `known`, when it answers for every entry
+    /// (a run that translated every object it wrote): built in position
+    /// order by chunks, with no node of its own per object. Otherwise the
+    /// orders are handed back for the general path.
+    fn all_known(
+        known: &Known<'_>,
+        position_of_index: Vec<u32>,
+        index_of_position: Vec<u32>,
+    ) -> Result<Self, (Vec<u32>, Vec<u32>)> {
+        /// Positions per task: enough that a task's vectors are few.
+        const CHUNK: usize = 1 << 14;
+        struct Part {
+            kinds: Vec<ObjectKind>,
+            times: Vec<i64>,
+            /// Where each position's children end in `edges`.
+            ends: Vec<u64>,
+            edges: Vec<u32>,
+        }
+        let parts: Option<Vec<Part>> = index_of_position
+            .par_chunks(CHUNK)
+            .map(|indices| {
+                let mut part = Part {
+                    kinds: Vec::with_capacity(indices.len()),
+                    times: Vec::with_capacity(indices.len()),
+                    ends: Vec::with_capacity(indices.len()),
+                    edges: Vec::new(),
+                };
+                let mut children = Vec::new();
+                for &index in indices {
+                    children.clear();
+                    let (kind, time) = known(index, &mut children)?;
+                    part.kinds.push(kind);
+                    part.times.push(time);
+                    part.edges.extend_from_slice(&children);
+                    part.ends.push(part.edges.len() as u64);
+                }
+                Some(part)
+            })
+            .collect();
+        let Some(parts) = parts else {
+            return Err((position_of_index, index_of_position));
+        };
+        let n = index_of_position.len();
+        let total_edges = parts.iter().map(|p| p.edges.len()).sum();
+        let mut kinds = Vec::with_capacity(n);
+        let mut commit_time = Vec::with_capacity(n);
+        let mut edge_start = Vec::with_capacity(n + 1);
+        let mut edges = Vec::with_capacity(total_edges);
+        edge_start.push(0);
+        for part in parts {
+            let base = edges.len() as u64;
+            kinds.extend_from_slice(&part.kinds);
+            commit_time.extend_from_slice(&part.times);
+            edge_start.extend(part.ends.iter().map(|end| base + end));
+            edges.extend_from_slice(&part.edges);
         }
         Ok(Graph {
             kinds,
