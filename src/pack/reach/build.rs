@@ -70,6 +70,7 @@ pub fn build(
     let mut heap = BinaryHeap::new();
     let mut new_commits = Vec::new();
     let mut stack = Vec::new();
+    let mut reached = Vec::new();
     for &commit in &order {
         dense.fill(0);
         let is_set = |dense: &[u64], p: u32| dense[p as usize / 64] >> (p % 64) & 1 == 1;
@@ -105,13 +106,8 @@ pub fn build(
                     continue;
                 }
                 set(&mut dense, o);
-                stack.extend(
-                    graph
-                        .children(o)
-                        .iter()
-                        .copied()
-                        .filter(|&t| !is_set(&dense, t)),
-                );
+                graph.children_into(o, &mut reached);
+                stack.extend(reached.iter().copied().filter(|&t| !is_set(&dense, t)));
             }
         }
         built_slot[commit as usize] = built.len() as u32;
