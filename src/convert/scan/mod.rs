@@ -134,11 +134,16 @@ impl Batches<'_> {
     /// A batch that found missing objects is not checkpointed: the run is
     /// refused anyway, and a later one must find them again.
     fn finish(&mut self, sink: &Sink) -> Result<(), ConvertError> {
-        let (records, missing, scanned) = sink.take_parts();
+        let (mut records, missing, scanned) = sink.take_parts();
         if missing.is_empty() && !records.named.is_empty() {
             self.checkpoint.append(&records)?;
             self.hooks.kill_point(phase::SCAN_BATCH);
         }
+        // The name notes are in the table already (noted as each tree was
+        // read) and durable in the checkpoint: nothing reads them from the
+        // totals, which held them to the end of the scan (git.git: 9.6
+        // million notes, 154 MB, and as much again while the vector grew).
+        records.names = Vec::new();
         self.totals.extend(records);
         self.missing.extend(missing);
         self.scanned += scanned;
