@@ -25,7 +25,7 @@
 //! ```
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -136,16 +136,35 @@ impl ScanCheckpoint {
         ))
     }
 
-    /// Appends one batch's records and makes them durable.
+    /// Appends one batch's records and makes them durable. The chunk is
+    /// encoded as it is written, its length computed first: a batch of
+    /// git.git's trees notes millions of names, and the payload built in
+    /// memory, then copied into the chunk, was the scan's peak (about
+    /// 100 MB held for a moment, beside everything the scan holds).
     pub fn append(&mut self, records: &ScanRecords) -> Result<(), ConvertError> {
-        let payload = encode_payload(records);
-        let mut chunk = Vec::with_capacity(payload.len() + 44);
-        chunk.extend_from_slice(CHUNK_MAGIC);
-        chunk.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-        chunk.extend_from_slice(&payload);
-        chunk.extend_from_slice(&Sha256::digest(&payload));
         let io = |e| ConvertError::io(&self.path, e);
-        self.file.write_all(&chunk).map_err(io)?;
+        let len = payload_len(records);
+        let mut file = &self.file;
+        let mut prefix = [0u8; 12];
+        prefix[..4].copy_from_slice(CHUNK_MAGIC);
+        prefix[4..].copy_from_slice(&len.to_le_bytes());
+        file.write_all(&prefix).map_err(io)?;
+        // Buffered before the hash, so that it sees blocks, not fields.
+        let mut payload = BufWriter::with_capacity(
+            1 << 16,
+            HashingWriter {
+                inner: file,
+                hasher: Sha256::new(),
+                written: 0,
+            },
+        );
+        encode_payload(records, &mut payload).map_err(io)?;
+        let hashed = payload.into_inner().map_err(|e| io(e.into_error()))?;
+        assert_eq!(
+            hashed.written, len,
+            "the payload's length was computed exactly"
+        );
+        file.write_all(&hashed.hasher.finalize()).map_err(io)?;
         self.file.sync_data().map_err(io)
     }
 }
@@ -177,11 +196,51 @@ fn next_chunk(rest: &[u8]) -> Option<(&[u8], usize)> {
     Some((payload, 4 + 8 + len + 32))
 }
 
-fn encode_payload(records: &ScanRecords) -> Vec<u8> {
-    let mut out = Vec::with_capacity(
-        20 + records.named.len() * 41 + records.edges.len() * 8 + records.gitlinks.len() * 40,
-    );
-    out.extend_from_slice(&records.bytes.to_le_bytes());
+/// Hashes what passes through it on the way to `inner`, and counts it.
+struct HashingWriter<W: Write> {
+    inner: W,
+    hasher: Sha256,
+    written: u64,
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The exact length of [`encode_payload`]'s output for `records`.
+fn payload_len(records: &ScanRecords) -> u64 {
+    let named: usize = records
+        .named
+        .iter()
+        .map(|(_, _, sha256, _)| 9 + if sha256.is_some() { 32 } else { 0 })
+        .sum();
+    let gitlinks: usize = records
+        .gitlinks
+        .iter()
+        .map(|link| 4 + link.target.as_bytes().len() + 4 + link.name.len())
+        .sum();
+    let mergetags: usize = records
+        .mergetags
+        .iter()
+        .map(|tag| 4 + 1 + tag.target.as_bytes().len())
+        .sum();
+    let fixed = 8 + 5 * 4;
+    (fixed + named + records.edges.len() * 8 + gitlinks + mergetags + records.names.len() * 12)
+        as u64
+}
+
+/// Writes the payload of `records` (the layout above) to `out`.
+fn encode_payload(records: &ScanRecords, out: &mut impl Write) -> std::io::Result<()> {
+    out.write_all(&records.bytes.to_le_bytes())?;
     for count in [
         records.named.len(),
         records.edges.len(),
@@ -189,37 +248,37 @@ fn encode_payload(records: &ScanRecords) -> Vec<u8> {
         records.mergetags.len(),
         records.names.len(),
     ] {
-        out.extend_from_slice(&(count as u32).to_le_bytes());
+        out.write_all(&(count as u32).to_le_bytes())?;
     }
     for &(at, kind, sha256, size) in &records.named {
-        out.extend_from_slice(&at.to_le_bytes());
-        out.push(kind.pack_code());
-        out.extend_from_slice(&size.to_le_bytes());
+        out.write_all(&at.to_le_bytes())?;
+        out.write_all(&[kind.pack_code()])?;
+        out.write_all(&size.to_le_bytes())?;
         if let Some(id) = sha256 {
-            out.extend_from_slice(&id);
+            out.write_all(&id)?;
         }
     }
     for &(dependent, dependency) in &records.edges {
-        out.extend_from_slice(&dependent.to_le_bytes());
-        out.extend_from_slice(&dependency.to_le_bytes());
+        out.write_all(&dependent.to_le_bytes())?;
+        out.write_all(&dependency.to_le_bytes())?;
     }
     for link in &records.gitlinks {
-        out.extend_from_slice(&link.tree.to_le_bytes());
-        out.extend_from_slice(link.target.as_bytes());
-        out.extend_from_slice(&(link.name.len() as u32).to_le_bytes());
-        out.extend_from_slice(&link.name);
+        out.write_all(&link.tree.to_le_bytes())?;
+        out.write_all(link.target.as_bytes())?;
+        out.write_all(&(link.name.len() as u32).to_le_bytes())?;
+        out.write_all(&link.name)?;
     }
     for tag in &records.mergetags {
-        out.extend_from_slice(&tag.commit.to_le_bytes());
+        out.write_all(&tag.commit.to_le_bytes())?;
         let target = tag.target.as_bytes();
-        out.push(target.len() as u8);
-        out.extend_from_slice(target);
+        out.write_all(&[target.len() as u8])?;
+        out.write_all(target)?;
     }
     for &(at, note) in &records.names {
-        out.extend_from_slice(&at.to_le_bytes());
-        out.extend_from_slice(&note.to_le_bytes());
+        out.write_all(&at.to_le_bytes())?;
+        out.write_all(&note.to_le_bytes())?;
     }
-    out
+    Ok(())
 }
 
 /// Decodes a payload whose checksum matched; `None` if it does not parse
