@@ -26,6 +26,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
@@ -137,17 +138,17 @@ impl ScanCheckpoint {
     }
 
     /// Appends one batch's records and makes them durable. The chunk is
-    /// encoded as it is written, its length computed first: a batch of
-    /// git.git's trees notes millions of names, and the payload built in
-    /// memory, then copied into the chunk, was the scan's peak (about
-    /// 100 MB held for a moment, beside everything the scan holds).
+    /// encoded as it is written: a batch of git.git's trees notes millions
+    /// of names, and the payload built in memory, then copied into the
+    /// chunk, was the scan's peak (about 100 MB held for a moment, beside
+    /// everything the scan holds). Its length goes in last, over a 0: a
+    /// chunk cut short before that reads as torn, like any other.
     pub fn append(&mut self, records: &ScanRecords) -> Result<(), ConvertError> {
         let io = |e| ConvertError::io(&self.path, e);
-        let len = payload_len(records);
+        let start = self.file.stream_position().map_err(io)?;
         let mut file = &self.file;
         let mut prefix = [0u8; 12];
         prefix[..4].copy_from_slice(CHUNK_MAGIC);
-        prefix[4..].copy_from_slice(&len.to_le_bytes());
         file.write_all(&prefix).map_err(io)?;
         // Buffered before the hash, so that it sees blocks, not fields.
         let mut payload = BufWriter::with_capacity(
@@ -160,11 +161,13 @@ impl ScanCheckpoint {
         );
         encode_payload(records, &mut payload).map_err(io)?;
         let hashed = payload.into_inner().map_err(|e| io(e.into_error()))?;
-        assert_eq!(
-            hashed.written, len,
-            "the payload's length was computed exactly"
-        );
         file.write_all(&hashed.hasher.finalize()).map_err(io)?;
+        self.file
+            .write_all_at(
+                &hashed.written.to_le_bytes(),
+                start + CHUNK_MAGIC.len() as u64,
+            )
+            .map_err(io)?;
         self.file.sync_data().map_err(io)
     }
 }
@@ -214,28 +217,6 @@ impl<W: Write> Write for HashingWriter<W> {
     fn flush(&mut self) -> std::io::Result<()> {
         self.inner.flush()
     }
-}
-
-/// The exact length of [`encode_payload`]'s output for `records`.
-fn payload_len(records: &ScanRecords) -> u64 {
-    let named: usize = records
-        .named
-        .iter()
-        .map(|(_, _, sha256, _)| 9 + if sha256.is_some() { 32 } else { 0 })
-        .sum();
-    let gitlinks: usize = records
-        .gitlinks
-        .iter()
-        .map(|link| 4 + link.target.as_bytes().len() + 4 + link.name.len())
-        .sum();
-    let mergetags: usize = records
-        .mergetags
-        .iter()
-        .map(|tag| 4 + 1 + tag.target.as_bytes().len())
-        .sum();
-    let fixed = 8 + 5 * 4;
-    (fixed + named + records.edges.len() * 8 + gitlinks + mergetags + records.names.len() * 12)
-        as u64
 }
 
 /// Writes the payload of `records` (the layout above) to `out`.
@@ -426,6 +407,26 @@ mod tests {
         let (_, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
         expected.extend(sample(30));
         assert_eq!(summary(&restored), summary(&expected));
+    }
+
+    #[test]
+    fn a_chunk_whose_length_was_not_written_yet_is_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("scan-checkpoint");
+        let fp = [1u8; 32];
+        let (mut ck, _) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        ck.append(&sample(10)).unwrap();
+        let whole = std::fs::metadata(&path).unwrap().len();
+        ck.append(&sample(20)).unwrap();
+        drop(ck);
+        // A kill before the second chunk's length went in over its 0.
+        let file = OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all_at(&0u64.to_le_bytes(), whole + 4).unwrap();
+        drop(file);
+
+        let (_, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        assert_eq!(summary(&restored), summary(&sample(10)));
+        assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
     }
 
     #[test]

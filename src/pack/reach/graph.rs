@@ -366,12 +366,7 @@ impl<'k> Graph<'k> {
                 let answered = known(index, out);
                 debug_assert!(answered.is_some(), "a tree the records covered");
             }
-            _ => {
-                let p = position as usize;
-                out.extend_from_slice(
-                    &self.edges[self.edge_start[p] as usize..self.edge_start[p + 1] as usize],
-                );
-            }
+            _ => out.extend_from_slice(self.children(position)),
         }
     }
 
