@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use git_rehash::pack::apply_delta;
 use git_rehash::pack::write::{
-    DeltaIndex, WindowObject, WindowOptions, pack_name_hash, window_search,
+    DeltaIndex, Tries, WindowObject, WindowOptions, pack_name_hash, window_search,
 };
 
 /// One object of the repository, in `rev-list --objects` order.
@@ -214,6 +214,7 @@ fn window(objects: &[Object], bodies: &mut Bodies, window: usize) {
             depth: 50,
             memory: usize::MAX,
             id_len: 20,
+            tries: Tries::Every,
         };
         let (mut deltas, mut delta_bytes, mut replaced) = (0u64, 0u64, 0u64);
         let mut reading = Duration::ZERO;

@@ -38,19 +38,24 @@ pub struct ConvertArgs {
     /// under 1% larger on them; up to 128 bytes they are stored.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=9))]
     compression: u32,
-    /// Delta search: objects tried as bases for each object that needs one
-    /// (as git repack --window). Default: 10 when the source pairing is
-    /// reused (as git repack -a), 250 with --no-reuse-deltas (as git
-    /// repack -f --window=250).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=10000))]
-    window: Option<u64>,
+    /// Delta search: how many objects before each one, in git's order (by
+    /// path, then size), it may take as its base (as git repack -f
+    /// --window). It is diffed against the 10 nearest and the 8 of the
+    /// others that resemble it most. 0: no search, keep the source packs'
+    /// pairing (fast, as large as the source pack).
+    #[arg(long, default_value_t = ConvertOptions::DEFAULT_WINDOW as u64, value_parser = clap::value_parser!(u64).range(0..=10000))]
+    window: u64,
     /// Longest delta chain written (as git repack --depth; git's limit is 4095).
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=4095))]
     depth: u32,
-    /// Ignore the source packs' pairing (which object is a delta of which):
-    /// the window search chooses the base of every object (slow, smallest pack).
+    /// With --window 0: do not keep the source packs' pairing either, so
+    /// every object is stored whole. (A search chooses every base itself.)
     #[arg(long)]
     no_reuse_deltas: bool,
+    /// Benchmark aid: diff each object against every object of the
+    /// window, as git does, instead of the nearest and most resembling.
+    #[arg(long, hide = true)]
+    try_every_base: bool,
     /// The path hash the delta search sorts objects by: 2 (default) hashes
     /// the whole path, so the versions of each file form their own run; 1
     /// only the file's name, so every file of one name (each Makefile)
@@ -119,23 +124,15 @@ pub struct ConvertArgs {
     json: bool,
 }
 
-/// `--window`, or its default for the delta mode.
-fn delta_window(window: Option<u64>, no_reuse_deltas: bool) -> usize {
-    match (window, no_reuse_deltas) {
-        (Some(w), _) => w as usize,
-        (None, false) => ConvertOptions::FALLBACK_WINDOW,
-        (None, true) => ConvertOptions::SEARCH_ALL_WINDOW,
-    }
-}
-
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let opts = ConvertOptions {
         strict_headers: args.strict_headers,
         force: args.force,
         compression: args.compression,
-        window: delta_window(args.window, args.no_reuse_deltas),
+        window: args.window as usize,
         depth: args.depth,
         reuse_deltas: !args.no_reuse_deltas,
+        try_every_base: args.try_every_base,
         name_hash_version: match args.name_hash_version {
             1 => NameHashVersion::V1,
             _ => NameHashVersion::V2,
@@ -311,17 +308,4 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         eprintln!("map: {}", outcome.map_path.display());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_window_defaults_to_the_delta_mode() {
-        assert_eq!(delta_window(None, false), 10);
-        assert_eq!(delta_window(None, true), 250);
-        assert_eq!(delta_window(Some(0), true), 0);
-        assert_eq!(delta_window(Some(40), false), 40);
-    }
 }

@@ -18,16 +18,20 @@ pub struct ConvertOptions {
     pub force: bool,
     /// zlib level for newly compressed data.
     pub compression: u32,
-    /// `--window`: candidates the delta search tries per object.
-    /// [`ConvertOptions::new`] sets [`ConvertOptions::FALLBACK_WINDOW`],
-    /// meant for `reuse_deltas`; without reuse the CLI uses
-    /// [`ConvertOptions::SEARCH_ALL_WINDOW`].
+    /// `--window`: the objects before each one, in the search's order,
+    /// that the delta search considers as its base; 0 searches nothing and
+    /// keeps the source packs' pairing instead.
     pub window: usize,
     /// `--depth`: the longest delta chain written.
     pub depth: u32,
-    /// Reuse the source packs' pairing (which object is a delta of which);
-    /// `false` (`--no-reuse-deltas`): the window search chooses every base.
+    /// With `window` 0, reuse the source packs' pairing (which object is a
+    /// delta of which); `false` (`--no-reuse-deltas`) stores every object
+    /// whole then. A search (`window` > 0) chooses every base itself.
     pub reuse_deltas: bool,
+    /// Diff each object against every object of the window, as git does,
+    /// instead of the newest few and the most resembling others (a
+    /// benchmark aid: what the ranking loses).
+    pub try_every_base: bool,
     /// `--name-hash-version`: the path hash the window search sorts by.
     pub name_hash_version: NameHashVersion,
     /// `--candidate-log` (a benchmark aid): a file that gets one line per
@@ -66,15 +70,15 @@ pub struct ConvertOptions {
 }
 
 impl ConvertOptions {
-    /// The default `--window` when the source pairing is reused: only the
-    /// objects it does not serve are searched (mostly commits git made
-    /// deltas of newer ones), and a wider window hardly finds better bases
-    /// for them (git.git <= v2.12: window 250 made the pack 0.03% smaller
-    /// than 10, for 10% more CPU). git's `pack.window` default too.
-    pub const FALLBACK_WINDOW: usize = 10;
-    /// The default `--window` with `--no-reuse-deltas`: the search picks
-    /// every base, aiming at `git repack -f --window=250`'s size.
-    pub const SEARCH_ALL_WINDOW: usize = 250;
+    /// The default `--window`: as `git repack -f --window=250`, the deep
+    /// repack a converted repository would otherwise get. Each object is
+    /// diffed against a few of those 250 only (`pack::write::Tries`).
+    pub const DEFAULT_WINDOW: usize = 250;
+
+    /// Whether the source packs' pairing is kept: only without a search.
+    pub fn reuses_pairing(&self) -> bool {
+        self.reuse_deltas && self.window == 0
+    }
 
     pub fn new(source: impl Into<PathBuf>, dest: impl Into<PathBuf>) -> Self {
         ConvertOptions {
@@ -83,9 +87,10 @@ impl ConvertOptions {
             strict_headers: false,
             force: false,
             compression: 6,
-            window: Self::FALLBACK_WINDOW,
+            window: Self::DEFAULT_WINDOW,
             depth: 50,
             reuse_deltas: true,
+            try_every_base: false,
             name_hash_version: NameHashVersion::V2,
             candidate_log: None,
             jobs: None,

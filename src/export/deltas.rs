@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use crate::object::ObjectKind;
-use crate::pack::write::{WindowObject, WindowOptions, window_search};
+use crate::pack::write::{Tries, WindowObject, WindowOptions, window_search};
 use crate::zlib::deflate;
 
 /// Objects a piece searches with one window.
@@ -21,6 +21,7 @@ const OPTIONS: WindowOptions = WindowOptions {
     depth: 50,
     memory: 32 << 20,
     id_len: 20,
+    tries: Tries::Every,
 };
 
 /// How one object goes into the pack, compressed at the run's level.

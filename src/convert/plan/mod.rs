@@ -67,11 +67,11 @@ pub fn plan(
         .map(PackLayout::new)
         .collect::<Result<Vec<_>, _>>()?;
     let pairs = SourcePairs::compute(run.inventory, &layouts, table)?;
-    // Only a reused pairing needs a base named before its delta: with
-    // `--no-reuse-deltas` the versions of a directory would otherwise be
+    // Only a reused pairing needs a base named before its delta: with a
+    // search the versions of a directory would otherwise be
     // spread over as many waves as their source chain is long, where the
     // window search, which works within a wave, never compares them.
-    let delta_edges = match run.opts.reuse_deltas {
+    let delta_edges = match run.opts.reuses_pairing() {
         true => pairs.delta_edges(table),
         false => Vec::new(),
     };

@@ -30,6 +30,7 @@ use crate::convert::write::reach_record::ReachRecorder;
 use crate::idmap::{IdMap, RunId};
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;
+use crate::pack::write::Tries;
 use crate::repo::dest_layout;
 
 /// What the write phase did.
@@ -75,7 +76,11 @@ pub fn write_objects(
     let deltas = DeltaOptions {
         window: opts.window,
         depth: opts.depth,
-        reuse: opts.reuse_deltas,
+        reuse: opts.reuses_pairing(),
+        tries: match opts.try_every_base {
+            true => Tries::Every,
+            false => DeltaOptions::RANKED,
+        },
     };
     progress.start("writing objects", Some(new_blobs + new_mapped));
     // Where each source pack's entries start, for both passes.

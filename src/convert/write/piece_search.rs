@@ -115,7 +115,7 @@ impl ChunkSearch<'_> {
             carry = window.or(carry);
         }
         let position = self.positions();
-        let depth = self.true_depths(&mut out, &position, &carried);
+        let depth = self.true_depths(&mut out, &position, &carried, &body)?;
         if let Some(windows) = &mut carry {
             for (_, window) in &mut windows.0 {
                 window.correct_depths(|at| position.get(&at).map(|&k| depth[k]));
@@ -209,17 +209,25 @@ impl ChunkSearch<'_> {
 
     /// Works out each object's chain length in order (bases come first:
     /// earlier in the chunk, found through `position`, or in `carried`,
-    /// the windows the chunk started from), dropping the deltas it makes
-    /// longer than the limit.
-    fn true_depths(
+    /// the windows the chunk started from). A delta the guess made longer
+    /// than the limit is searched for again among the `--window` objects
+    /// before it whose chains are now known to be short enough (the window
+    /// of a sequential search, but for the moves of chosen bases); stored
+    /// whole only if that finds nothing.
+    fn true_depths<B, E>(
         &self,
         out: &mut [Searched],
         position: &HashMap<u32, usize>,
         carried: &HashMap<u32, u32>,
-    ) -> Vec<u32> {
+        body: &impl Fn(usize) -> Result<B, E>,
+    ) -> Result<Vec<u32>, E>
+    where
+        B: AsRef<[u8]>,
+    {
         let mut depth = vec![0u32; self.objects.len()];
-        for (k, (object, searched)) in self.objects.iter().zip(out.iter_mut()).enumerate() {
-            depth[k] = match (object.fixed, &mut searched.found) {
+        for k in 0..self.objects.len() {
+            let object = self.objects[k];
+            depth[k] = match (object.fixed, &out[k].found) {
                 (Some(fixed), _) => fixed,
                 (None, None) => 0,
                 (None, Some(found)) => {
@@ -228,16 +236,42 @@ impl ChunkSearch<'_> {
                         None => carried.get(&found.base).copied().unwrap_or(found.depth - 1),
                     };
                     if base < self.opts.depth {
-                        found.depth = base + 1;
-                        found.depth
+                        base + 1
                     } else {
-                        searched.found = None;
-                        0
+                        let again = self.search_again(k, &depth, body)?;
+                        out[k].found = again;
+                        out[k].found.as_ref().map_or(0, |f| f.depth)
                     }
                 }
             };
+            if let Some(found) = &mut out[k].found {
+                found.depth = depth[k];
+            }
         }
-        depth
+        Ok(depth)
+    }
+
+    /// The best delta of the chunk's `k`-th object against the objects of
+    /// its type before it in the chunk, at most `--window` of them, whose
+    /// chains (`depth`, known up to `k`) leave room for one more.
+    fn search_again<B, E>(
+        &self,
+        k: usize,
+        depth: &[u32],
+        body: &impl Fn(usize) -> Result<B, E>,
+    ) -> Result<Option<Found>, E>
+    where
+        B: AsRef<[u8]>,
+    {
+        let kind = self.objects[k].kind;
+        let mut window = Window::new(self.opts);
+        for j in k.saturating_sub(self.opts.window)..k {
+            let object = self.objects[j];
+            if object.kind == kind && depth[j] < self.opts.depth {
+                window.push(object.at, depth[j], body(j)?, None);
+            }
+        }
+        Ok(window.find(body(k)?.as_ref(), None))
     }
 }
 
@@ -245,6 +279,7 @@ impl ChunkSearch<'_> {
 mod tests {
     use super::*;
     use crate::pack::apply_delta;
+    use crate::pack::write::Tries;
 
     /// Versions of one file of 60 lines, each changing one more line than
     /// the one before: a version is closest to the one before it.
@@ -270,6 +305,7 @@ mod tests {
             depth,
             memory: usize::MAX,
             id_len: 32,
+            tries: Tries::Every,
         }
     }
 
@@ -339,16 +375,30 @@ mod tests {
     }
 
     #[test]
-    fn chains_the_warm_start_made_too_long_are_cut() {
+    fn chains_the_warm_start_made_too_long_are_searched_again() {
         // Depth 1, window 1, pieces of 2. The second piece takes object 1
         // as whole and makes 2 and 3 deltas of it, but 1 is a delta
-        // already: both are stored whole. The third takes 3 as whole,
-        // which it is.
+        // already. Searched again, 2 finds no base whose chain leaves room
+        // (1 is at the limit) and is stored whole; 3 then finds 2. The
+        // third piece takes 3 as whole, but it is a delta: 4, searched
+        // again, is stored whole, and 5 is a delta of 4.
         let bodies = versions(6);
-        let expected = vec![None, Some((0, 1)), None, None, Some((3, 1)), Some((3, 1))];
+        let expected = vec![
+            None,
+            Some((0, 1)),
+            None,
+            Some((2, 1)),
+            None,
+            Some((4, 1)),
+        ];
         for threads in [1, 3] {
             assert_eq!(search(&bodies, 2, opts(1, 1), threads), expected);
         }
+        // With a window of 2, the search again reaches past the object at
+        // the limit: 2 becomes a delta of 0.
+        let wider = search(&bodies, 2, opts(2, 1), 1);
+        assert_eq!(wider[2], Some((0, 1)));
+        assert_eq!(wider, search(&bodies, 2, opts(2, 1), 3));
     }
 
     #[test]

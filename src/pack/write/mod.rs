@@ -21,6 +21,7 @@ mod name_hash;
 mod pack_stream;
 mod pack_writer;
 mod rev_writer;
+mod sketch;
 #[cfg(test)]
 pub(crate) mod test_rng;
 mod tree_delta;
@@ -46,7 +47,7 @@ pub use pack_writer::{PackOutcome, PackWriter, WrittenEntry};
 pub use rev_writer::write_rev;
 pub use tree_delta::tree_delta;
 pub use window::{
-    Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, Window, WindowObject, WindowOptions,
+    Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, Tries, Window, WindowObject, WindowOptions,
     search as window_search,
 };
 

@@ -14,9 +14,11 @@
 //! bodies on demand and receives each chosen delta through a sink, in
 //! sorted order.
 
+use std::cmp::Reverse;
 use std::collections::VecDeque;
 
 use super::delta_encode::DeltaIndex;
+use super::sketch::Sketch;
 
 /// One object to place: `name_hash` of its path (`name_hash.rs`; 0 when
 /// unknown), `size` its body length.
@@ -36,6 +38,22 @@ pub struct WindowOptions {
     pub memory: usize,
     /// Width of the object names, for git's `trg_size / 2 - rawsz` limit.
     pub id_len: usize,
+    /// Which of the window's objects each target is diffed against.
+    pub tries: Tries,
+}
+
+/// Which candidates of the window a target is diffed against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tries {
+    /// Every one, as git does: the cost grows with the window.
+    Every,
+    /// The `newest` ones, where most bases are found (the previous
+    /// version of the same file, the base the object before chose), and
+    /// among the others the `resembling` ones whose [`Sketch`] shares the
+    /// most with the target's: the cost of a try is paid only where a
+    /// delta is likely, so a wide window costs little more than a narrow
+    /// one.
+    Ranked { newest: usize, resembling: usize },
 }
 
 /// What the search chose for one object.
@@ -58,6 +76,7 @@ struct Slot<B: AsRef<[u8]>> {
     body: Option<B>,
     index: Option<DeltaIndex<B>>,
     len: usize,
+    sketch: Option<Sketch>,
 }
 
 impl<B: AsRef<[u8]>> Slot<B> {
@@ -71,7 +90,20 @@ impl<B: AsRef<[u8]>> Slot<B> {
         }
         self.index.as_ref().expect("built above")
     }
+
+    fn sketch(&mut self) -> &Sketch {
+        if self.sketch.is_none() {
+            let bytes = match (&self.body, &self.index) {
+                (Some(body), _) => body.as_ref(),
+                (None, Some(index)) => index.base(),
+                (None, None) => unreachable!("a slot holds its body or its index"),
+            };
+            self.sketch = Some(Sketch::of(bytes));
+        }
+        self.sketch.as_ref().expect("computed above")
+    }
 }
+
 
 /// The sliding window of one search: the last `window` objects kept (and
 /// at most `memory` bytes of them), newest last, each indexed only when it
@@ -81,6 +113,9 @@ pub struct Window<B: AsRef<[u8]>> {
     opts: WindowOptions,
     slots: VecDeque<Slot<B>>,
     bytes: usize,
+    /// Scratch lists of [`Window::find`], kept to reuse their room.
+    tries: Vec<usize>,
+    scored: Vec<(Reverse<u32>, usize)>,
 }
 
 /// A delta found by [`Window::find`].
@@ -101,6 +136,8 @@ impl<B: AsRef<[u8]>> Window<B> {
             opts,
             slots: VecDeque::with_capacity(opts.window.min(4096) + 1),
             bytes: 0,
+            tries: Vec::new(),
+            scored: Vec::new(),
         }
     }
 
@@ -113,7 +150,11 @@ impl<B: AsRef<[u8]>> Window<B> {
             return best;
         }
         let opts = self.opts;
-        for (distance, slot) in self.slots.iter_mut().rev().enumerate() {
+        let mut tries = std::mem::take(&mut self.tries);
+        self.choose_tries(target, &mut tries);
+        let newest = self.slots.len().saturating_sub(1);
+        for &distance in &tries {
+            let slot = &mut self.slots[newest - distance];
             if let Some(delta) = try_delta(slot, target, best.as_ref(), opts) {
                 best = Some(Found {
                     base: slot.at,
@@ -123,7 +164,45 @@ impl<B: AsRef<[u8]>> Window<B> {
                 });
             }
         }
+        self.tries = tries;
         best
+    }
+
+    /// The slots `target` is diffed against, by distance from the newest,
+    /// nearest first: every slot, or with [`Tries::Ranked`] the newest few
+    /// and the most resembling of the others.
+    fn choose_tries(&mut self, target: &[u8], tries: &mut Vec<usize>) {
+        tries.clear();
+        let n = self.slots.len();
+        let (newest, resembling) = match self.opts.tries {
+            Tries::Every => (n, 0),
+            Tries::Ranked { newest, resembling } => (newest.min(n), resembling),
+        };
+        tries.extend(0..newest);
+        if n == newest || resembling == 0 {
+            return;
+        }
+        let sketch = Sketch::of(target);
+        let depth = self.opts.depth;
+        let mut scored = std::mem::take(&mut self.scored);
+        scored.clear();
+        for (distance, slot) in self.slots.iter_mut().rev().enumerate().skip(newest) {
+            if slot.depth < depth {
+                let score = slot.sketch().resemblance(&sketch);
+                if score > 0 {
+                    scored.push((Reverse(score), distance));
+                }
+            }
+        }
+        // The best scores, the nearer first among equals; then tried
+        // nearest first, as the window's own order.
+        if scored.len() > resembling {
+            scored.select_nth_unstable(resembling - 1);
+            scored.truncate(resembling);
+        }
+        scored.sort_unstable_by_key(|&(_, distance)| distance);
+        tries.extend(scored.iter().map(|&(_, distance)| distance));
+        self.scored = scored;
     }
 
     /// Adds `body` (object `at`, whose chain is `depth` long) as the newest
@@ -149,6 +228,7 @@ impl<B: AsRef<[u8]>> Window<B> {
             body: Some(body),
             index: None,
             len,
+            sketch: None,
         });
         self.bytes += len;
         self.slots.extend(moved);
@@ -306,6 +386,7 @@ mod tests {
                 depth,
                 memory: usize::MAX,
                 id_len: 32,
+                tries: Tries::Every,
             },
             |i| Ok(bodies[i as usize].clone()),
             |i, base, delta| {
@@ -378,6 +459,7 @@ mod tests {
             depth: 50,
             memory: 2500,
             id_len: 32,
+            tries: Tries::Every,
         };
         let mut window = Window::new(opts);
         for i in 0..3u8 {
@@ -398,6 +480,45 @@ mod tests {
         assert_eq!((found.base, found.depth, found.distance), (1, 2, 0));
     }
 
+    #[test]
+    fn ranked_tries_reach_a_resembling_base_beyond_the_newest() {
+        // One old version of a file, then 30 unrelated objects: with the
+        // 2 newest tried, the old version is found only by its sketch.
+        let old = noise(7, 6000);
+        let mut new = old.clone();
+        new[3000..3100].copy_from_slice(&noise(8, 100));
+        let opts = WindowOptions {
+            tries: Tries::Ranked {
+                newest: 2,
+                resembling: 1,
+            },
+            ..unbounded(64, 50)
+        };
+        let mut window = Window::new(opts);
+        window.push(0, 0, old.clone(), None);
+        for i in 1..=30 {
+            window.push(i, 0, noise(100 + u64::from(i), 6000), None);
+        }
+        let found = window.find(&new, None).expect("a delta");
+        assert_eq!((found.base, found.distance), (0, 30));
+        let mut out = Vec::new();
+        apply_delta(&old, &found.delta, &mut out).expect("applies");
+        assert_eq!(out, new);
+        // Without the ranked tries, the two newest give nothing.
+        let mut narrow = Window::new(WindowOptions {
+            tries: Tries::Ranked {
+                newest: 2,
+                resembling: 0,
+            },
+            ..opts
+        });
+        narrow.push(0, 0, old, None);
+        for i in 1..=30 {
+            narrow.push(i, 0, noise(100 + u64::from(i), 6000), None);
+        }
+        assert!(narrow.find(&new, None).is_none());
+    }
+
     /// Window options without a memory limit.
     fn unbounded(window: usize, depth: u32) -> WindowOptions {
         WindowOptions {
@@ -405,6 +526,7 @@ mod tests {
             depth,
             memory: usize::MAX,
             id_len: 32,
+            tries: Tries::Every,
         }
     }
 
