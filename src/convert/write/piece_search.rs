@@ -383,14 +383,7 @@ mod tests {
         // third piece takes 3 as whole, but it is a delta: 4, searched
         // again, is stored whole, and 5 is a delta of 4.
         let bodies = versions(6);
-        let expected = vec![
-            None,
-            Some((0, 1)),
-            None,
-            Some((2, 1)),
-            None,
-            Some((4, 1)),
-        ];
+        let expected = vec![None, Some((0, 1)), None, Some((2, 1)), None, Some((4, 1))];
         for threads in [1, 3] {
             assert_eq!(search(&bodies, 2, opts(1, 1), threads), expected);
         }

@@ -83,7 +83,11 @@ mod tests {
     use crate::pack::write::test_rng::Rng;
 
     fn text(seed: u64, len: usize) -> Vec<u8> {
-        Rng(seed | 1).bytes(len, 26).iter().map(|c| b'a' + c).collect()
+        Rng(seed | 1)
+            .bytes(len, 26)
+            .iter()
+            .map(|c| b'a' + c)
+            .collect()
     }
 
     #[test]

@@ -104,7 +104,6 @@ impl<B: AsRef<[u8]>> Slot<B> {
     }
 }
 
-
 /// The sliding window of one search: the last `window` objects kept (and
 /// at most `memory` bytes of them), newest last, each indexed only when it
 /// is first tried as a base. The caller decides the order objects arrive

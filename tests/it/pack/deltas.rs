@@ -12,7 +12,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::support::converted::default_conversion;
 use crate::support::fixture::default_repo;
 use crate::support::git::{git, git_with_input};
 use crate::support::oracle::OracleMap;
@@ -170,12 +169,10 @@ fn assert_deltas_of_every_kind(packs: &Packs) {
 }
 
 #[test]
-fn reused_pairing_is_cut_at_the_default_depth() {
-    let dest = convert("pack-deltas-reuse", &[]);
+fn the_default_search_makes_deltas_of_every_kind_within_the_depth() {
+    let dest = convert("pack-deltas-default-search", &[]);
     check(&dest);
     let packs = verify_packs(&dest);
-    // Commits too: git paired many of them with a newer commit, which is
-    // written after them, so the window search places those.
     assert_deltas_of_every_kind(&packs);
     assert!(
         packs.longest_chain <= 50 && packs.longest_chain > 10,
@@ -184,14 +181,37 @@ fn reused_pairing_is_cut_at_the_default_depth() {
 }
 
 #[test]
-fn depth_limit_is_obeyed_with_reuse() {
-    for depth in ["0", "3"] {
-        let dest = convert(&format!("pack-deltas-depth{depth}"), &["--depth", depth]);
-        check(&dest);
-        let packs = verify_packs(&dest);
-        let depth: usize = depth.parse().unwrap();
-        assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
-        assert_eq!(packs.deltas.is_empty(), depth == 0, "{packs:?}");
+fn reused_pairing_is_cut_at_the_default_depth() {
+    // --window 0 keeps the source pairing, whose chains are over 60 long.
+    let dest = convert("pack-deltas-reuse", &["--window", "0"]);
+    check(&dest);
+    let packs = verify_packs(&dest);
+    for kind in ["blob", "tree"] {
+        assert!(
+            packs.deltas.get(kind).copied().unwrap_or(0) > 20,
+            "{packs:?}"
+        );
+    }
+    assert!(
+        packs.longest_chain <= 50 && packs.longest_chain > 10,
+        "{packs:?}"
+    );
+}
+
+#[test]
+fn depth_limit_is_obeyed_with_reuse_and_with_the_search() {
+    for window in ["0", "250"] {
+        for depth in ["0", "3"] {
+            let dest = convert(
+                &format!("pack-deltas-depth{depth}-window{window}"),
+                &["--depth", depth, "--window", window],
+            );
+            check(&dest);
+            let packs = verify_packs(&dest);
+            let depth: usize = depth.parse().unwrap();
+            assert!(packs.longest_chain <= depth, "depth {depth}: {packs:?}");
+            assert_eq!(packs.deltas.is_empty(), depth == 0, "{packs:?}");
+        }
     }
 }
 
@@ -281,6 +301,7 @@ fn without_a_window_only_the_source_pairing_makes_deltas() {
     check(&dest);
     let plain = verify_packs(&dest);
     let searched = verify_packs(&convert("pack-deltas-window10", &["--window", "10"]));
+    // A search makes more deltas of every kind than the pairing alone.
     let count = |p: &Packs, kind: &str| p.deltas.get(kind).copied().unwrap_or(0);
     assert!(
         count(&searched, "blob") > count(&plain, "blob"),
@@ -343,7 +364,13 @@ fn the_pack_does_not_depend_on_the_thread_count() {
 
 #[test]
 fn source_deltas_are_reused_for_blobs_and_remade_for_trees() {
-    let converted = default_conversion();
+    // --window 0: the source pairing, nothing searched.
+    let dest = scratch_dir("pack-deltas-default-repo-window0").join("dest.git");
+    rehash_convert_ok(
+        &default_repo().repo_path,
+        &dest,
+        &["--quiet", "--window", "0"],
+    );
     let source_deltas: usize = pack_files(&default_repo().git_dir())
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "pack"))
@@ -355,7 +382,7 @@ fn source_deltas_are_reused_for_blobs_and_remade_for_trees() {
         })
         .sum();
     assert!(source_deltas > 0, "the fixture has deltas");
-    let dest_deltas: Vec<PackEntry> = pack_files(&converted.dest)
+    let dest_deltas: Vec<PackEntry> = pack_files(&dest)
         .iter()
         .filter(|p| p.extension().is_some_and(|e| e == "pack"))
         .flat_map(|p| pack_entries(p, "sha256"))
@@ -367,7 +394,7 @@ fn source_deltas_are_reused_for_blobs_and_remade_for_trees() {
     );
     let kinds: BTreeSet<String> = dest_deltas
         .iter()
-        .map(|e| git(&converted.dest, &["cat-file", "-t", &e.id]))
+        .map(|e| git(&dest, &["cat-file", "-t", &e.id]))
         .collect();
     assert!(kinds.contains("blob"), "blob deltas are copied: {kinds:?}");
     assert!(
