@@ -265,10 +265,11 @@ impl ChunkSearch<'_> {
     {
         let kind = self.objects[k].kind;
         let mut window = Window::new(self.opts);
-        for j in k.saturating_sub(self.opts.window)..k {
-            let object = self.objects[j];
-            if object.kind == kind && depth[j] < self.opts.depth {
-                window.push(object.at, depth[j], body(j)?, None);
+        let start = k.saturating_sub(self.opts.window);
+        let before = self.objects[start..k].iter().zip(&depth[start..k]);
+        for (j, (object, &chain)) in (start..).zip(before) {
+            if object.kind == kind && chain < self.opts.depth {
+                window.push(object.at, chain, body(j)?, None);
             }
         }
         Ok(window.find(body(k)?.as_ref(), None))
