@@ -17,11 +17,12 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
 use crate::object::ObjectKind;
-use crate::pack::write::{Found, Window, WindowOptions};
+use crate::pack::write::{Found, Sketch, Tries, WINDOW_MIN_SIZE, Window, WindowOptions};
 
 /// One object of a chunk, in the pass's order.
 #[derive(Clone, Copy, Debug)]
@@ -74,6 +75,33 @@ impl<B: AsRef<[u8]>> Windows<B> {
     }
 }
 
+/// Each object's sketch, computed at most once for the chunk however many
+/// windows it enters (as a target, in later pieces' warm starts, in
+/// searches again): a sketch costs a pass over the body.
+struct Sketches {
+    ranked: bool,
+    of: Vec<OnceLock<Sketch>>,
+}
+
+impl Sketches {
+    fn new(n: usize, opts: WindowOptions) -> Self {
+        let ranked = matches!(opts.tries, Tries::Ranked { .. });
+        Sketches {
+            ranked,
+            of: (0..if ranked { n } else { 0 })
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+
+    /// The sketch of the chunk's `k`-th object, whose body is `body`;
+    /// none when the windows try every object.
+    fn get(&self, k: usize, body: &[u8]) -> Option<Sketch> {
+        self.ranked
+            .then(|| *self.of[k].get_or_init(|| Sketch::of(body)))
+    }
+}
+
 /// The search of one chunk: its objects, the pieces they are cut into
 /// (consecutive, covering the chunk), the window limits.
 pub struct ChunkSearch<'a> {
@@ -97,16 +125,29 @@ impl ChunkSearch<'_> {
         E: Send,
     {
         let carried = carry.as_ref().map(Windows::depths).unwrap_or_default();
+        let sketches = Sketches::new(self.objects.len(), self.opts);
         let mut starts: Vec<Option<Windows<B>>> = self.pieces.iter().map(|_| None).collect();
         if let Some(first) = starts.first_mut() {
             *first = carry;
         }
+        // Only the window of the last piece that searches anything goes on
+        // to the next chunk (the carry itself if none does); the others are
+        // dropped as their pieces end, not held until all are done.
+        let last = self
+            .pieces
+            .iter()
+            .rposition(|r| self.objects[r.clone()].iter().any(|o| o.fixed.is_none()));
         let done: Vec<(Vec<Searched>, Option<Windows<B>>)> = self
             .pieces
             .par_iter()
             .zip(starts)
             .enumerate()
-            .map(|(i, (range, start))| self.search_piece(i, range.clone(), start, &body))
+            .map(|(i, (range, start))| {
+                let (searched, window) =
+                    self.search_piece(i, range.clone(), start, &body, &sketches)?;
+                let kept = last.is_none_or(|last| last == i);
+                Ok((searched, window.filter(|_| kept)))
+            })
             .collect::<Result<_, _>>()?;
         let mut out = Vec::with_capacity(self.objects.len());
         let mut carry = None;
@@ -115,7 +156,7 @@ impl ChunkSearch<'_> {
             carry = window.or(carry);
         }
         let position = self.positions();
-        let depth = self.true_depths(&mut out, &position, &carried, &body)?;
+        let depth = self.true_depths(&mut out, &position, &carried, &body, &sketches)?;
         if let Some(windows) = &mut carry {
             for (_, window) in &mut windows.0 {
                 window.correct_depths(|at| position.get(&at).map(|&k| depth[k]));
@@ -132,6 +173,7 @@ impl ChunkSearch<'_> {
         range: Range<usize>,
         start: Option<Windows<B>>,
         body: &(impl Fn(usize) -> Result<B, E> + Sync),
+        sketches: &Sketches,
     ) -> Result<(Vec<Searched>, Option<Windows<B>>), E>
     where
         B: AsRef<[u8]>,
@@ -143,7 +185,7 @@ impl ChunkSearch<'_> {
         let mut windows = match start {
             Some(windows) => windows,
             None if i == 0 => Windows::new(),
-            None => self.warmed(range.start, body)?,
+            None => self.warmed(range.start, body, sketches)?,
         };
         let mut out = Vec::with_capacity(range.len());
         for (k, object) in range.zip(objects) {
@@ -155,11 +197,12 @@ impl ChunkSearch<'_> {
                 continue;
             }
             let source_distance = object.source_base.and_then(|b| window.distance_of(b));
-            let found = window.find(target.as_ref(), None);
+            let sketch = sketches.get(k, target.as_ref());
+            let found = window.find_sketched(target.as_ref(), sketch.as_ref(), None);
             let (depth, base) = found
                 .as_ref()
                 .map_or((0, None), |f| (f.depth, Some(f.base)));
-            window.push(object.at, depth, target, base);
+            window.push_sketched(object.at, depth, target, base, sketch);
             out.push(Searched {
                 found,
                 source_distance,
@@ -175,6 +218,7 @@ impl ChunkSearch<'_> {
         &self,
         start: usize,
         body: &impl Fn(usize) -> Result<B, E>,
+        sketches: &Sketches,
     ) -> Result<Windows<B>, E>
     where
         B: AsRef<[u8]>,
@@ -188,14 +232,65 @@ impl ChunkSearch<'_> {
         let searched = &self.objects[start..end];
         let wanted =
             |kind: ObjectKind| searched.iter().any(|o| o.fixed.is_none() && o.kind == kind);
-        for k in start.saturating_sub(self.opts.window)..start {
-            let object = self.objects[k];
-            if wanted(object.kind) {
-                let window = windows.of(object.kind, self.opts);
-                window.push(object.at, object.fixed.unwrap_or(0), body(k)?, None);
-            }
+        let recent = self.recent(
+            start,
+            |j| {
+                let object = self.objects[j];
+                wanted(object.kind).then(|| object.fixed.unwrap_or(0))
+            },
+            body,
+        )?;
+        for (j, depth, read) in recent {
+            let object = self.objects[j];
+            let sketch = sketches.get(j, read.as_ref());
+            windows
+                .of(object.kind, self.opts)
+                .push_sketched(object.at, depth, read, None, sketch);
         }
         Ok(windows)
+    }
+
+    /// The bodies a window would hold of the (at most `--window`) objects
+    /// before position `end`, oldest first, with their chain lengths:
+    /// those `depth` admits (`Some` chain shorter than the limit), and of
+    /// each type only the newest that fit in the window's memory. The
+    /// window would drop the older ones as the newer came in; reading
+    /// them (for a run of large blobs, 250 bodies of megabytes) would cost
+    /// more than the search they serve.
+    fn recent<B, E>(
+        &self,
+        end: usize,
+        depth: impl Fn(usize) -> Option<u32>,
+        body: &impl Fn(usize) -> Result<B, E>,
+    ) -> Result<Vec<(usize, u32, B)>, E>
+    where
+        B: AsRef<[u8]>,
+    {
+        let mut held: Vec<(ObjectKind, usize)> = Vec::new();
+        let mut out = Vec::new();
+        for j in (end.saturating_sub(self.opts.window)..end).rev() {
+            let Some(chain) = depth(j).filter(|&d| d < self.opts.depth) else {
+                continue;
+            };
+            let kind = self.objects[j].kind;
+            let at = match held.iter().position(|&(k, _)| k == kind) {
+                Some(at) => at,
+                None => {
+                    held.push((kind, 0));
+                    held.len() - 1
+                }
+            };
+            if held[at].1 > self.opts.memory {
+                continue;
+            }
+            let read = body(j)?;
+            if read.as_ref().len() >= WINDOW_MIN_SIZE {
+                held[at].1 += read.as_ref().len();
+            }
+            out.push((j, chain, read));
+        }
+        out.reverse();
+        Ok(out)
     }
 
     /// Table index -> position in the chunk.
@@ -220,6 +315,7 @@ impl ChunkSearch<'_> {
         position: &HashMap<u32, usize>,
         carried: &HashMap<u32, u32>,
         body: &impl Fn(usize) -> Result<B, E>,
+        sketches: &Sketches,
     ) -> Result<Vec<u32>, E>
     where
         B: AsRef<[u8]>,
@@ -238,7 +334,7 @@ impl ChunkSearch<'_> {
                     if base < self.opts.depth {
                         base + 1
                     } else {
-                        let again = self.search_again(k, &depth, body)?;
+                        let again = self.search_again(k, &depth, body, sketches)?;
                         out[k].found = again;
                         out[k].found.as_ref().map_or(0, |f| f.depth)
                     }
@@ -259,20 +355,25 @@ impl ChunkSearch<'_> {
         k: usize,
         depth: &[u32],
         body: &impl Fn(usize) -> Result<B, E>,
+        sketches: &Sketches,
     ) -> Result<Option<Found>, E>
     where
         B: AsRef<[u8]>,
     {
         let kind = self.objects[k].kind;
         let mut window = Window::new(self.opts);
-        let start = k.saturating_sub(self.opts.window);
-        let before = self.objects[start..k].iter().zip(&depth[start..k]);
-        for (j, (object, &chain)) in (start..).zip(before) {
-            if object.kind == kind && chain < self.opts.depth {
-                window.push(object.at, chain, body(j)?, None);
-            }
+        let recent = self.recent(
+            k,
+            |j| (self.objects[j].kind == kind).then_some(depth[j]),
+            body,
+        )?;
+        for (j, chain, read) in recent {
+            let sketch = sketches.get(j, read.as_ref());
+            window.push_sketched(self.objects[j].at, chain, read, None, sketch);
         }
-        Ok(window.find(body(k)?.as_ref(), None))
+        let target = body(k)?;
+        let sketch = sketches.get(k, target.as_ref());
+        Ok(window.find_sketched(target.as_ref(), sketch.as_ref(), None))
     }
 }
 
@@ -280,7 +381,6 @@ impl ChunkSearch<'_> {
 mod tests {
     use super::*;
     use crate::pack::apply_delta;
-    use crate::pack::write::Tries;
 
     /// Versions of one file of 60 lines, each changing one more line than
     /// the one before: a version is closest to the one before it.

@@ -45,6 +45,7 @@ pub use name_hash::{
 };
 pub use pack_writer::{PackOutcome, PackWriter, WrittenEntry};
 pub use rev_writer::write_rev;
+pub use sketch::Sketch;
 pub use tree_delta::tree_delta;
 pub use window::{
     Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, Tries, Window, WindowObject, WindowOptions,

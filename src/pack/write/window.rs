@@ -144,13 +144,25 @@ impl<B: AsRef<[u8]>> Window<B> {
     /// first. `best` is a delta already known (e.g. against the source
     /// pack's base): a candidate must beat it, which bounds every try.
     pub fn find(&mut self, target: &[u8], best: Option<Found>) -> Option<Found> {
+        self.find_sketched(target, None, best)
+    }
+
+    /// [`Window::find`], given the target's [`Sketch`] if the caller has
+    /// it (a body's sketch costs a pass over it; a caller that searches
+    /// from many windows computes it once).
+    pub fn find_sketched(
+        &mut self,
+        target: &[u8],
+        sketch: Option<&Sketch>,
+        best: Option<Found>,
+    ) -> Option<Found> {
         let mut best = best;
         if self.opts.depth == 0 || target.len() < MIN_SIZE {
             return best;
         }
         let opts = self.opts;
         let mut tries = std::mem::take(&mut self.tries);
-        self.choose_tries(target, &mut tries);
+        self.choose_tries(target, sketch, &mut tries);
         let newest = self.slots.len().saturating_sub(1);
         for &distance in &tries {
             let slot = &mut self.slots[newest - distance];
@@ -170,7 +182,7 @@ impl<B: AsRef<[u8]>> Window<B> {
     /// The slots `target` is diffed against, by distance from the newest,
     /// nearest first: every slot, or with [`Tries::Ranked`] the newest few
     /// and the most resembling of the others.
-    fn choose_tries(&mut self, target: &[u8], tries: &mut Vec<usize>) {
+    fn choose_tries(&mut self, target: &[u8], given: Option<&Sketch>, tries: &mut Vec<usize>) {
         tries.clear();
         let n = self.slots.len();
         let (newest, resembling) = match self.opts.tries {
@@ -181,13 +193,20 @@ impl<B: AsRef<[u8]>> Window<B> {
         if n == newest || resembling == 0 {
             return;
         }
-        let sketch = Sketch::of(target);
+        let own;
+        let sketch = match given {
+            Some(sketch) => sketch,
+            None => {
+                own = Sketch::of(target);
+                &own
+            }
+        };
         let depth = self.opts.depth;
         let mut scored = std::mem::take(&mut self.scored);
         scored.clear();
         for (distance, slot) in self.slots.iter_mut().rev().enumerate().skip(newest) {
             if slot.depth < depth {
-                let score = slot.sketch().resemblance(&sketch);
+                let score = slot.sketch().resemblance(sketch);
                 if score > 0 {
                     scored.push((Reverse(score), distance));
                 }
@@ -214,6 +233,19 @@ impl<B: AsRef<[u8]>> Window<B> {
     ///   chosen again (the next version of the same file), and so stays
     ///   longest.
     pub fn push(&mut self, at: u32, depth: u32, body: B, base: Option<u32>) {
+        self.push_sketched(at, depth, body, base, None);
+    }
+
+    /// [`Window::push`], with the body's [`Sketch`] if the caller has it
+    /// (else it is computed when first needed).
+    pub fn push_sketched(
+        &mut self,
+        at: u32,
+        depth: u32,
+        body: B,
+        base: Option<u32>,
+        sketch: Option<Sketch>,
+    ) {
         let len = body.as_ref().len();
         if self.opts.window == 0 || len < MIN_SIZE || depth >= self.opts.depth {
             return;
@@ -227,7 +259,7 @@ impl<B: AsRef<[u8]>> Window<B> {
             body: Some(body),
             index: None,
             len,
-            sketch: None,
+            sketch,
         });
         self.bytes += len;
         self.slots.extend(moved);
