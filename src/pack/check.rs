@@ -19,6 +19,7 @@
 
 use super::data::PACK_HEADER_LEN;
 use super::{Pack, PackError};
+use crate::hash::ObjectId;
 
 /// Checks the trailers, offsets and CRC32s of `pack`.
 pub fn verify_pack(pack: &Pack) -> Result<(), PackError> {
@@ -42,19 +43,37 @@ fn check_entries(pack: &Pack) -> Result<(), PackError> {
             });
         }
     }
+    match crc_mismatches(pack, true)?.first() {
+        Some(&(id, offset)) => Err(PackError::CrcMismatch {
+            id,
+            file: pack.data.path().display().to_string(),
+            offset,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The entries of `pack` whose bytes do not match the CRC32 its `.idx`
+/// records (none for an idx v1, which records none), by offset: all of
+/// them, or with `first_only` the first. The offsets must lie in the
+/// pack's entry data ([`verify_pack`] checks that first).
+pub fn crc_mismatches(pack: &Pack, first_only: bool) -> Result<Vec<(ObjectId, u64)>, PackError> {
+    let idx = &pack.idx;
+    let data_end = pack.data.data_end() as u64;
+    let by_offset = pack.entries_by_offset()?;
+    let mut out = Vec::new();
     for (n, &(offset, i)) in by_offset.iter().enumerate() {
         let Some(expected) = idx.crc32_at(i) else {
-            return Ok(()); // idx v1 has no CRC32s
+            break;
         };
         let end = by_offset.get(n + 1).map_or(data_end, |&(next, _)| next);
         let bytes = pack.data.raw(offset..end)?;
         if crc32fast::hash(bytes) != expected {
-            return Err(PackError::CrcMismatch {
-                id: idx.oid_at(i),
-                file: pack.data.path().display().to_string(),
-                offset,
-            });
+            out.push((idx.oid_at(i), offset));
+            if first_only {
+                break;
+            }
         }
     }
-    Ok(())
+    Ok(out)
 }

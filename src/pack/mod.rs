@@ -19,7 +19,7 @@ mod traverse;
 pub mod write;
 
 pub use cache::DeltaCache;
-pub use check::verify_pack;
+pub use check::{crc_mismatches, verify_pack};
 pub use data::PackFile;
 pub use delta::{apply_delta, delta_sizes};
 pub use dir::{list_packs, remove_pack};

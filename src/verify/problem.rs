@@ -12,6 +12,14 @@ pub enum Problem {
     FileChecksum { path: PathBuf },
     #[error("{path}: cannot be read: {reason}")]
     Unreadable { path: PathBuf, reason: String },
+    #[error(
+        "object {id}: its entry at offset {offset} of {path} does not match the CRC32 the .idx records"
+    )]
+    EntryCrc {
+        id: ObjectId,
+        path: PathBuf,
+        offset: u64,
+    },
     #[error("object {stored} ({kind}) hashes to {actual}: its stored bytes are corrupt")]
     NameMismatch {
         stored: ObjectId,
