@@ -55,8 +55,8 @@ fn check_entries(pack: &Pack) -> Result<(), PackError> {
 
 /// The entries of `pack` whose bytes do not match the CRC32 its `.idx`
 /// records (none for an idx v1, which records none), by offset: all of
-/// them, or with `first_only` the first. The offsets must lie in the
-/// pack's entry data ([`verify_pack`] checks that first).
+/// them, or with `first_only` the first. An offset outside the pack's
+/// entry data (which [`verify_pack`] checks first) is an error.
 pub fn crc_mismatches(pack: &Pack, first_only: bool) -> Result<Vec<(ObjectId, u64)>, PackError> {
     let idx = &pack.idx;
     let data_end = pack.data.data_end() as u64;

@@ -11,9 +11,9 @@
 //! is inflated and deflated again. Blobs an earlier run converted (they
 //! have map rows) are skipped.
 //!
-//! Loose blobs (no source pairing), or every blob with `--no-reuse-deltas`,
-//! come after the packed ones in git's delta-search order and go through the
-//! window search (`pack/write/window.rs`) in pieces (`piece_search.rs`).
+//! With a search (the default), every blob goes through the window search
+//! (`pack/write/window.rs`) in git's delta-search order, in pieces
+//! (`piece_search.rs`); without one (`--window 0`), blobs go in source order.
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
 //! restarts at the first chunk of their restart group (`chunking.rs`), so
@@ -60,18 +60,16 @@ enum Payload<'a> {
 pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u64, ConvertError> {
     let (inventory, layouts, table) = (pass.inventory, pass.layouts, pass.table);
     let (_level, deltas, progress) = (pass.level, pass.deltas, pass.progress);
-    let is_searched = |i: u32| {
-        deltas.searching() && (!deltas.reuse || matches!(table.location(i), Location::Loose { .. }))
-    };
-    // Source order for the rest: sequential reads of each pack, and bases
-    // before deltas; then the blobs the window search places, in its order.
-    let (mut blobs, mut searched): (Vec<u32>, Vec<u32>) = table
+    // Without a search, source order: sequential reads of each pack, and
+    // bases before deltas; with one, the search's order.
+    let mut blobs: Vec<u32> = table
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && table.is_planned(i))
-        .partition(|&i| !is_searched(i));
-    blobs.sort_by_key(|&i| source_position(table, i));
-    searched.sort_by_key(|&i| git_order(table, i));
-    blobs.extend(searched);
+        .collect();
+    match deltas.searching() {
+        true => blobs.sort_by_key(|&i| git_order(table, i)),
+        false => blobs.sort_by_key(|&i| source_position(table, i)),
+    }
     let mut copied = 0u64;
     let stored_size = |at: u32| match table.location(at) {
         Location::Packed { pack, offset } => layouts[pack as usize]
@@ -86,8 +84,8 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
     // Prepares a chunk; the windows of its last piece (`carry`) continue
     // into the first piece of the next chunk.
     let prepare = |chunk: &[u32], carry: Option<BlobWindow>| -> Result<Ready<'_>, ConvertError> {
-        // The searched blobs are the chunk's tail, cut into pieces.
-        let split = chunk.partition_point(|&i| !is_searched(i));
+        // With a search, every blob of the chunk, cut into pieces.
+        let split = if deltas.searching() { 0 } else { chunk.len() };
         let (plain, searched) = chunk.split_at(split);
         let mut prepared: Vec<Prepared<'_>> = plain
             .par_iter()

@@ -1,15 +1,15 @@
 //! How the output pack's deltas are chosen, shared by the blob
 //! and map passes.
 //!
-//! * Default (`reuse`): an object the source pack stores as a delta is
-//!   stored as a delta of the same base (blobs: the compressed delta copied;
-//!   trees, commits, tags: a fresh delta of the translated objects),
-//!   wherever the base is written: the schedule names a tree's or commit's
-//!   base first. The objects this pairing does not serve go through the
-//!   window search: loose objects, and deltas the schedule let go before
-//!   their base to break a ring with references (git stores an older commit
-//!   as a delta of its child). Objects the source stores whole stay whole.
-//! * `--no-reuse-deltas`: the window search chooses every base.
+//! * Default: the window search chooses every base.
+//! * `--window 0` (`reuse`): no search; an object the source pack stores as
+//!   a delta is stored as a delta of the same base (blobs: the compressed
+//!   delta copied; trees, commits, tags: a fresh delta of the translated
+//!   objects), wherever the base is written: the schedule names a tree's or
+//!   commit's base first. Loose objects, objects the source stores whole,
+//!   and deltas the schedule let go before their base to break a ring with
+//!   references (git stores an older commit as a delta of its child) are
+//!   stored whole.
 //! * Either way no chain is longer than `--depth`: a reused chain follows
 //!   the source chain and is cut every `--depth` + 1 objects, the object
 //!   there stored whole (`plan/source_pairs.rs`), so the cuts do not depend
@@ -24,11 +24,10 @@
 //! warm from the objects before it, so the result does not depend on the
 //! thread count. The order is git's (`type_size_sort`: name hash, then
 //! size, largest first, then SOURCE's storage order, which is git's
-//! history order, newest first) wherever a pass is free to choose it:
-//! every blob with `--no-reuse-deltas`, loose objects, and within each
-//! wave of trees with `--no-reuse-deltas`. A searched base is always
-//! earlier in the pass's order; a reused one may come later (a blob's),
-//! and the finish step writes every base before its deltas.
+//! history order, newest first): every blob, and within each wave every
+//! tree, commit and tag. A searched base is always earlier in the pass's
+//! order; a reused one may come later (a blob's), and the finish step
+//! writes every base before its deltas.
 
 use std::cmp::Reverse;
 use std::ops::Range;
@@ -47,6 +46,7 @@ const WINDOW_MEMORY: usize = 128 << 20;
 pub struct DeltaOptions {
     pub window: usize,
     pub depth: u32,
+    /// The source pairing is kept (only when nothing is searched).
     pub reuse: bool,
     pub tries: Tries,
 }

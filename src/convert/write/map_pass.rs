@@ -26,12 +26,13 @@
 //! unnamed, as they were for the interrupted run, so that its choices, and
 //! the pack, are those of a run that was never interrupted.
 //!
-//! Objects that pairing does not serve (loose ones, deltas whose source base
-//! the schedule let go to break a ring with references), or all of them
-//! with `--no-reuse-deltas`, go through the window search over fixed pieces
-//! of each chunk (`piece_search.rs`, `pack/write/window.rs`); with
-//! `--no-reuse-deltas` each wave is first put in git's search order (by
-//! type, name hash, size, place in SOURCE).
+//! With a search (the default), every object goes through the window
+//! search over fixed pieces of each chunk (`piece_search.rs`,
+//! `pack/write/window.rs`), each wave first put in git's search order (by
+//! type, name hash, size, place in SOURCE). The source pairing above is
+//! kept only without a search (`--window 0`); objects it does not serve
+//! (loose ones, deltas whose source base the schedule let go to break a
+//! ring with references) are then stored whole.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -235,22 +236,15 @@ fn append_all(
     Ok(objects)
 }
 
-/// Each wave in the order its objects are written: with `--no-reuse-deltas`
-/// git's search order (type, name hash, size); else the source order (reused
-/// bases first) with the loose objects, which come last, in search order.
+/// Each wave in the order its objects are written: with a search, git's
+/// search order (type, name hash, size); else the source order (reused
+/// bases first).
 fn search_order(table: &ObjectTable, waves: Vec<Vec<u32>>, deltas: DeltaOptions) -> Vec<Vec<u32>> {
     let kind = |i: u32| table.kind(i).map_or(0, |k| k as u8);
     waves
         .into_iter()
         .map(|mut wave| {
-            if !deltas.searching() {
-                return wave;
-            }
-            if deltas.reuse {
-                let loose =
-                    wave.partition_point(|&i| !matches!(table.location(i), Location::Loose { .. }));
-                wave[loose..].sort_by_key(|&i| (kind(i), git_order(table, i)));
-            } else {
+            if deltas.searching() {
                 wave.sort_by_key(|&i| (kind(i), git_order(table, i)));
             }
             wave

@@ -85,7 +85,9 @@ struct Sketches {
 
 impl Sketches {
     fn new(n: usize, opts: WindowOptions) -> Self {
-        let ranked = matches!(opts.tries, Tries::Ranked { .. });
+        // A window no wider than its newest tries never ranks its objects.
+        let ranked = matches!(opts.tries, Tries::Ranked { newest, resembling }
+            if resembling > 0 && opts.window > newest);
         Sketches {
             ranked,
             of: (0..if ranked { n } else { 0 })
@@ -95,7 +97,7 @@ impl Sketches {
     }
 
     /// The sketch of the chunk's `k`-th object, whose body is `body`;
-    /// none when the windows try every object.
+    /// none when the windows never rank their objects.
     fn get(&self, k: usize, body: &[u8]) -> Option<Sketch> {
         self.ranked
             .then(|| *self.of[k].get_or_init(|| Sketch::of(body)))

@@ -518,36 +518,27 @@ mod tests {
         let old = noise(7, 6000);
         let mut new = old.clone();
         new[3000..3100].copy_from_slice(&noise(8, 100));
-        let opts = WindowOptions {
-            tries: Tries::Ranked {
-                newest: 2,
-                resembling: 1,
-            },
-            ..unbounded(64, 50)
+        let filled = |resembling| {
+            let mut window = Window::new(WindowOptions {
+                tries: Tries::Ranked {
+                    newest: 2,
+                    resembling,
+                },
+                ..unbounded(64, 50)
+            });
+            window.push(0, 0, old.clone(), None);
+            for i in 1..=30 {
+                window.push(i, 0, noise(100 + u64::from(i), 6000), None);
+            }
+            window
         };
-        let mut window = Window::new(opts);
-        window.push(0, 0, old.clone(), None);
-        for i in 1..=30 {
-            window.push(i, 0, noise(100 + u64::from(i), 6000), None);
-        }
-        let found = window.find(&new, None).expect("a delta");
+        let found = filled(1).find(&new, None).expect("a delta");
         assert_eq!((found.base, found.distance), (0, 30));
         let mut out = Vec::new();
         apply_delta(&old, &found.delta, &mut out).expect("applies");
         assert_eq!(out, new);
         // Without the ranked tries, the two newest give nothing.
-        let mut narrow = Window::new(WindowOptions {
-            tries: Tries::Ranked {
-                newest: 2,
-                resembling: 0,
-            },
-            ..opts
-        });
-        narrow.push(0, 0, old, None);
-        for i in 1..=30 {
-            narrow.push(i, 0, noise(100 + u64::from(i), 6000), None);
-        }
-        assert!(narrow.find(&new, None).is_none());
+        assert!(filled(0).find(&new, None).is_none());
     }
 
     /// Window options without a memory limit.

@@ -301,7 +301,7 @@ fn without_a_window_only_the_source_pairing_makes_deltas() {
     check(&dest);
     let plain = verify_packs(&dest);
     let searched = verify_packs(&convert("pack-deltas-window10", &["--window", "10"]));
-    // A search makes more deltas of every kind than the pairing alone.
+    // A search makes more blob and commit deltas than the pairing alone.
     let count = |p: &Packs, kind: &str| p.deltas.get(kind).copied().unwrap_or(0);
     assert!(
         count(&searched, "blob") > count(&plain, "blob"),
