@@ -98,6 +98,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
                 kind: ObjectKind::Blob,
                 fixed: None,
                 source_base: pass.logged_source_base(at),
+                size: u64::from(table.size(at)),
             })
             .collect();
         let search = ChunkSearch {

@@ -397,6 +397,7 @@ fn prepare_chunk(
                 } => Some(pass.output_depth(n.at)),
             },
             source_base: pass.logged_source_base(n.at),
+            size: n.body.len() as u64,
         })
         .collect();
     let key = |k: usize| match table.name_hash(named[k].at) {

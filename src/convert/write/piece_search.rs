@@ -24,6 +24,11 @@ use rayon::prelude::*;
 use crate::object::ObjectKind;
 use crate::pack::write::{Found, Sketch, Tries, WINDOW_MIN_SIZE, Window, WindowOptions};
 
+/// Objects of a piece read (and sketched) ahead of the search at once, on
+/// the thread pool, and the most bytes of bodies that may take.
+const READ_AHEAD: usize = 16;
+const READ_AHEAD_BYTES: u64 = 16 << 20;
+
 /// One object of a chunk, in the pass's order.
 #[derive(Clone, Copy, Debug)]
 pub struct Searchable {
@@ -37,6 +42,9 @@ pub struct Searchable {
     /// SOURCE's delta base of it, for the candidate log: where that sat in
     /// the window.
     pub source_base: Option<u32>,
+    /// Its body's length (0 if unknown), which bounds how many bodies are
+    /// read ahead at once.
+    pub size: u64,
 }
 
 /// What the search found for one object of the chunk.
@@ -51,9 +59,9 @@ pub struct Searched {
 
 /// The windows a search carries from a piece to the next one, one per
 /// object type.
-pub struct Windows<B: AsRef<[u8]>>(Vec<(ObjectKind, Window<B>)>);
+pub struct Windows<B: AsRef<[u8]> + Send + Sync>(Vec<(ObjectKind, Window<B>)>);
 
-impl<B: AsRef<[u8]>> Windows<B> {
+impl<B: AsRef<[u8]> + Send + Sync> Windows<B> {
     fn new() -> Self {
         Windows(Vec::new())
     }
@@ -123,7 +131,7 @@ impl ChunkSearch<'_> {
         body: impl Fn(usize) -> Result<B, E> + Sync,
     ) -> Result<(Vec<Searched>, Option<Windows<B>>), E>
     where
-        B: AsRef<[u8]> + Send,
+        B: AsRef<[u8]> + Send + Sync,
         E: Send,
     {
         let carried = carry.as_ref().map(Windows::depths).unwrap_or_default();
@@ -178,7 +186,8 @@ impl ChunkSearch<'_> {
         sketches: &Sketches,
     ) -> Result<(Vec<Searched>, Option<Windows<B>>), E>
     where
-        B: AsRef<[u8]>,
+        B: AsRef<[u8]> + Send + Sync,
+        E: Send,
     {
         let objects = &self.objects[range.clone()];
         if objects.iter().all(|o| o.fixed.is_some()) {
@@ -190,27 +199,79 @@ impl ChunkSearch<'_> {
             None => self.warmed(range.start, body, sketches)?,
         };
         let mut out = Vec::with_capacity(range.len());
-        for (k, object) in range.zip(objects) {
-            let target = body(k)?;
-            let window = windows.of(object.kind, self.opts);
-            if let Some(fixed) = object.fixed {
-                window.push(object.at, fixed, target, None);
-                out.push(Searched::default());
-                continue;
+        let mut ahead = range.start;
+        while ahead < range.end {
+            let group = self.read_ahead(ahead..range.end);
+            ahead = group.end;
+            // The group's bodies are read and sketched side by side: a run
+            // of large versions of one file is one piece, and reading and
+            // sketching its bodies one by one would keep one thread busy
+            // while the others wait.
+            let read: Vec<B> = group
+                .clone()
+                .into_par_iter()
+                .map(|k| {
+                    let read = body(k)?;
+                    if self.objects[k].fixed.is_none() {
+                        sketches.get(k, read.as_ref());
+                    }
+                    Ok(read)
+                })
+                .collect::<Result<_, E>>()?;
+            for (k, target) in group.zip(read) {
+                out.push(self.search_one(k, target, &mut windows, sketches));
             }
-            let source_distance = object.source_base.and_then(|b| window.distance_of(b));
-            let sketch = sketches.get(k, target.as_ref());
-            let found = window.find_sketched(target.as_ref(), sketch.as_ref(), None);
-            let (depth, base) = found
-                .as_ref()
-                .map_or((0, None), |f| (f.depth, Some(f.base)));
-            window.push_sketched(object.at, depth, target, base, sketch);
-            out.push(Searched {
-                found,
-                source_distance,
-            });
         }
         Ok((out, Some(windows)))
+    }
+
+    /// The objects from `rest.start` on that are read ahead together: at
+    /// most [`READ_AHEAD`] of them and [`READ_AHEAD_BYTES`] of bodies (at
+    /// least one).
+    fn read_ahead(&self, rest: Range<usize>) -> Range<usize> {
+        let mut bytes = 0u64;
+        let mut end = rest.start;
+        for object in &self.objects[rest.clone()] {
+            if end - rest.start == READ_AHEAD
+                || (end > rest.start && bytes + object.size > READ_AHEAD_BYTES)
+            {
+                break;
+            }
+            bytes += object.size;
+            end += 1;
+        }
+        rest.start..end
+    }
+
+    /// Places the chunk's `k`-th object, `target`, in its window: looks
+    /// for its base unless it is fixed, then adds it as a candidate.
+    fn search_one<B>(
+        &self,
+        k: usize,
+        target: B,
+        windows: &mut Windows<B>,
+        sketches: &Sketches,
+    ) -> Searched
+    where
+        B: AsRef<[u8]> + Send + Sync,
+    {
+        let object = self.objects[k];
+        let window = windows.of(object.kind, self.opts);
+        if let Some(fixed) = object.fixed {
+            window.push(object.at, fixed, target, None);
+            return Searched::default();
+        }
+        let source_distance = object.source_base.and_then(|b| window.distance_of(b));
+        let sketch = sketches.get(k, target.as_ref());
+        let found = window.find_sketched(target.as_ref(), sketch.as_ref(), None);
+        let (depth, base) = found
+            .as_ref()
+            .map_or((0, None), |f| (f.depth, Some(f.base)));
+        window.push_sketched(object.at, depth, target, base, sketch);
+        Searched {
+            found,
+            source_distance,
+        }
     }
 
     /// Windows holding the `--window` objects of the chunk before position
@@ -223,7 +284,7 @@ impl ChunkSearch<'_> {
         sketches: &Sketches,
     ) -> Result<Windows<B>, E>
     where
-        B: AsRef<[u8]>,
+        B: AsRef<[u8]> + Send + Sync,
     {
         let mut windows = Windows::new();
         let end = self
@@ -266,7 +327,7 @@ impl ChunkSearch<'_> {
         body: &impl Fn(usize) -> Result<B, E>,
     ) -> Result<Vec<(usize, u32, B)>, E>
     where
-        B: AsRef<[u8]>,
+        B: AsRef<[u8]> + Send + Sync,
     {
         let mut held: Vec<(ObjectKind, usize)> = Vec::new();
         let mut out = Vec::new();
@@ -320,7 +381,7 @@ impl ChunkSearch<'_> {
         sketches: &Sketches,
     ) -> Result<Vec<u32>, E>
     where
-        B: AsRef<[u8]>,
+        B: AsRef<[u8]> + Send + Sync,
     {
         let mut depth = vec![0u32; self.objects.len()];
         for k in 0..self.objects.len() {
@@ -360,7 +421,7 @@ impl ChunkSearch<'_> {
         sketches: &Sketches,
     ) -> Result<Option<Found>, E>
     where
-        B: AsRef<[u8]>,
+        B: AsRef<[u8]> + Send + Sync,
     {
         let kind = self.objects[k].kind;
         let mut window = Window::new(self.opts);
@@ -419,6 +480,7 @@ mod tests {
                 kind: ObjectKind::Blob,
                 fixed: None,
                 source_base: None,
+                size: 0,
             })
             .collect()
     }

@@ -53,6 +53,16 @@ struct Entry {
     offset: u32,
 }
 
+/// A delta from [`DeltaIndex::encode_traced`]: `encode` returns `delta`
+/// exactly when its `max_size` is at least `least_bound` (the delta's
+/// length, or more where the scan's early stop looked at a longer
+/// estimate), and `None` below.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TracedDelta {
+    pub delta: Vec<u8>,
+    pub least_bound: usize,
+}
+
 /// An index of a delta base, built once and reused for many targets.
 pub struct DeltaIndex<B: AsRef<[u8]>> {
     base: B,
@@ -139,6 +149,15 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
     /// The delta turning the base into `target`, or `None` if it would be
     /// longer than `max_size` bytes (git's `create_delta` with `max_size`).
     pub fn encode(&self, target: &[u8], max_size: usize) -> Option<Vec<u8>> {
+        self.encode_traced(target, max_size).map(|d| d.delta)
+    }
+
+    /// [`DeltaIndex::encode`], with the least `max_size` it returns this
+    /// delta under. `max_size` only decides where the scan gives up, never
+    /// what it writes, so one scan under a loose limit answers for every
+    /// tighter one: a search can diff against several bases at once and
+    /// still choose as if it had tried them one by one.
+    pub fn encode_traced(&self, target: &[u8], max_size: usize) -> Option<TracedDelta> {
         let mut out = Vec::with_capacity((target.len() / 8 + 32).min(max_size.saturating_add(1)));
         let base = self.base.as_ref();
         push_varint(&mut out, base.len() as u64);
@@ -148,6 +167,8 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
         let mut hash = 0u32;
         // The target position `hash` is the window hash of (none yet).
         let mut hashed_at = usize::MAX;
+        // The largest length the scan measured against `max_size` so far.
+        let mut least_bound = 0usize;
         while pos + BLOCK <= target.len() {
             if hashed_at != pos {
                 hash = window_hash(&target[pos..pos + BLOCK]);
@@ -182,12 +203,21 @@ impl<B: AsRef<[u8]>> DeltaIndex<B> {
             // the scan would have found. (Where a bucket was culled, the
             // block may not be filed: there this stop can come early.)
             let pending = pos - literal_start;
-            if pending >= 4 * MAX_INSERT && out.len() + pending - (BLOCK - 1) > max_size {
-                return None;
+            if pending >= 4 * MAX_INSERT {
+                let at_least = out.len() + pending - (BLOCK - 1);
+                if at_least > max_size {
+                    return None;
+                }
+                least_bound = least_bound.max(at_least);
             }
         }
         push_inserts(&mut out, &target[literal_start..]);
-        (out.len() <= max_size).then_some(out)
+        // Lengths measured after copies never exceed the final one.
+        let least_bound = least_bound.max(out.len());
+        (out.len() <= max_size).then_some(TracedDelta {
+            delta: out,
+            least_bound,
+        })
     }
 
     /// The longest match for `target[pos..]` among the entries filed
@@ -304,8 +334,30 @@ fn bucket(hash: u32, shift: u32) -> usize {
     (hash.wrapping_mul(0x9e37_79b9) >> shift) as usize
 }
 
-/// The length of the common prefix of `a` and `b`, eight bytes at a time.
+/// The length of the common prefix of `a` and `b`, eight bytes at a time;
+/// past the first [`LONG_MATCH`] bytes, a block of that many at a time
+/// through the C library's vectorised comparison, since a match that long
+/// (versions of a large file) usually runs on for thousands of bytes more.
 pub(super) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    let short = eight_at_a_time(&a[..n.min(LONG_MATCH)], &b[..n.min(LONG_MATCH)]);
+    if short < LONG_MATCH {
+        return short;
+    }
+    i += LONG_MATCH;
+    while i + LONG_MATCH <= n && a[i..i + LONG_MATCH] == b[i..i + LONG_MATCH] {
+        i += LONG_MATCH;
+    }
+    i + eight_at_a_time(&a[i..n], &b[i..n])
+}
+
+/// Bytes compared eight at a time before [`common_prefix`] turns to whole
+/// blocks.
+const LONG_MATCH: usize = 256;
+
+/// [`common_prefix`] of two slices, eight bytes at a time.
+fn eight_at_a_time(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut i = 0;
     while i + 8 <= n {
@@ -417,10 +469,53 @@ mod tests {
     }
 
     #[test]
+    fn a_traced_delta_is_returned_exactly_from_its_least_bound() {
+        let mut rng = Rng(11);
+        for round in 0..40 {
+            let len = 2000 + rng.below(6000);
+            let base = rng.bytes(len, 255);
+            // Some targets mostly new (the scan's early stop looks at
+            // more than the delta's length), some close versions.
+            let target = if round % 3 == 0 {
+                let mut t = rng.bytes(3000, 255);
+                t.extend_from_slice(&base[..base.len() / 2]);
+                t
+            } else {
+                let edits = 1 + rng.below(30);
+                mutate(&mut rng, &base, edits)
+            };
+            let index = DeltaIndex::new(&base[..]);
+            let traced = index.encode_traced(&target, usize::MAX).expect("no limit");
+            assert!(traced.least_bound >= traced.delta.len());
+            for limit in [
+                traced.least_bound - 1,
+                traced.least_bound,
+                traced.least_bound + 1,
+                traced.delta.len(),
+                traced.delta.len() / 2,
+            ] {
+                let expected = (limit >= traced.least_bound).then(|| traced.delta.clone());
+                assert_eq!(
+                    index.encode(&target, limit),
+                    expected,
+                    "round {round} limit {limit}"
+                );
+                let under = index.encode_traced(&target, limit);
+                assert_eq!(under.is_some(), expected.is_some());
+            }
+        }
+    }
+
+    #[test]
     fn common_prefix_matches_a_byte_scan() {
-        let a: Vec<u8> = (0..40u8).collect();
-        for len in 0..a.len() {
-            for differ in 0..=len {
+        // Short lengths at every position, and long ones (compared block
+        // by block) around the block edges.
+        let a: Vec<u8> = (0..1100u32).map(|i| (i * 7 + i / 256) as u8).collect();
+        let edges = [255, 256, 257, 511, 512, 513, 767, 768, 1099];
+        let lens = (0..40).chain(edges).chain([1100]);
+        for len in lens {
+            let differs = (0..len.min(40)).chain(edges.into_iter().filter(|&d| d < len));
+            for differ in differs.chain([len]) {
                 let mut b = a[..len].to_vec();
                 if differ < len {
                     b[differ] ^= 0x80;

@@ -17,7 +17,9 @@
 use std::cmp::Reverse;
 use std::collections::VecDeque;
 
-use super::delta_encode::DeltaIndex;
+use rayon::prelude::*;
+
+use super::delta_encode::{DeltaIndex, TracedDelta};
 use super::sketch::Sketch;
 
 /// One object to place: `name_hash` of its path (`name_hash.rs`; 0 when
@@ -52,7 +54,9 @@ pub enum Tries {
     /// among the others the `resembling` ones whose [`Sketch`] shares the
     /// most with the target's: the cost of a try is paid only where a
     /// delta is likely, so a wide window costs little more than a narrow
-    /// one.
+    /// one. A large target whose newest tries already gave a delta of at
+    /// most 1/[`ENOUGH`] of its length skips the ranked ones (each would
+    /// read the whole target to save a few bytes at most).
     Ranked { newest: usize, resembling: usize },
 }
 
@@ -68,6 +72,21 @@ pub struct Choice {
 /// Objects smaller than this are neither deltified nor used as bases (git's
 /// `prepare_pack`: a delta of so few bytes saves nothing).
 pub const MIN_SIZE: usize = 50;
+
+/// Targets at least this long are diffed against several candidates at
+/// once, on the thread pool: a run of large versions of one file is one
+/// piece of the search (one window), which would otherwise keep a single
+/// thread busy while the others wait. Below it, a try costs less than
+/// handing it to another thread.
+const SIDE_BY_SIDE_MIN: usize = 16384;
+
+/// Tries diffed at once: more keep more threads busy, but lose more of
+/// the early stops a better delta found first would have allowed.
+const SIDE_BY_SIDE: usize = 4;
+
+/// A delta at most 1/`ENOUGH` of its target's length, found among the
+/// newest tries, spares the target its ranked ones.
+const ENOUGH: usize = 1024;
 
 /// One candidate base of the window: its body, indexed on first use.
 struct Slot<B: AsRef<[u8]>> {
@@ -129,7 +148,7 @@ pub struct Found {
     pub distance: usize,
 }
 
-impl<B: AsRef<[u8]>> Window<B> {
+impl<B: AsRef<[u8]> + Send + Sync> Window<B> {
     pub fn new(opts: WindowOptions) -> Self {
         Window {
             opts,
@@ -160,13 +179,114 @@ impl<B: AsRef<[u8]>> Window<B> {
         if self.opts.depth == 0 || target.len() < MIN_SIZE {
             return best;
         }
-        let opts = self.opts;
         let mut tries = std::mem::take(&mut self.tries);
         self.choose_tries(target, sketch, &mut tries);
-        let newest = self.slots.len().saturating_sub(1);
-        for &distance in &tries {
+        // Past the newest tries, a delta already short enough ends the
+        // search (with `Tries::Every`, git's search, none does).
+        let skippable = match self.opts.tries {
+            Tries::Ranked { newest, .. } => newest.max(1),
+            Tries::Every => tries.len(),
+        };
+        if target.len() >= SIDE_BY_SIDE_MIN && tries.len() > 1 && rayon::current_num_threads() > 1 {
+            // The nearest alone first: it is the most often chosen, and
+            // bounds the others. Batches do not straddle `skippable`.
+            let (nearest, rest) = tries.split_at(1);
+            let (newest, ranked) = rest.split_at(skippable.min(tries.len()) - 1);
+            let batches = std::iter::once(nearest)
+                .chain(newest.chunks(SIDE_BY_SIDE))
+                .chain(ranked.chunks(SIDE_BY_SIDE));
+            let mut tried = 0;
+            for batch in batches {
+                if tried >= skippable && enough(best.as_ref(), target) {
+                    break;
+                }
+                tried += batch.len();
+                best = self.try_side_by_side(target, batch, best);
+            }
+        } else {
+            for (tried, &distance) in tries.iter().enumerate() {
+                if tried >= skippable && enough(best.as_ref(), target) {
+                    break;
+                }
+                best = self.try_one(target, distance, best);
+            }
+        }
+        self.tries = tries;
+        best
+    }
+
+    /// Diffs `target` against the slot `distance` from the newest, keeping
+    /// the delta if it beats `best` (git's `try_delta`).
+    fn try_one(&mut self, target: &[u8], distance: usize, best: Option<Found>) -> Option<Found> {
+        let opts = self.opts;
+        let newest = self.slots.len() - 1;
+        let slot = &mut self.slots[newest - distance];
+        let Some(limit) = size_limit(slot, target, best.as_ref(), opts) else {
+            return best;
+        };
+        match slot.index().encode(target, limit) {
+            Some(delta) if beats(delta.len(), slot.depth, best.as_ref()) => Some(Found {
+                base: slot.at,
+                depth: slot.depth + 1,
+                delta,
+                distance,
+            }),
+            _ => best,
+        }
+    }
+
+    /// The tries at `distances`, diffed side by side on the thread pool,
+    /// each under the limit `best` sets before any of them; then chosen
+    /// among in order, as [`Window::try_one`] one after the other would:
+    /// each scan says the least limit it passes under, so the tighter one
+    /// an earlier try of the batch sets is applied afterwards, exactly.
+    /// (A delta within its own limit never loosens a later try's limit;
+    /// should one, a scan that gave up under the tighter first limit is
+    /// diffed again rather than assumed to fail.) The choice is thus the same whatever the
+    /// thread count; the cost is that a try cannot stop early at a limit
+    /// an earlier one of its batch set.
+    fn try_side_by_side(
+        &mut self,
+        target: &[u8],
+        distances: &[usize],
+        best: Option<Found>,
+    ) -> Option<Found>
+    where
+        B: Send + Sync,
+    {
+        let opts = self.opts;
+        let newest = self.slots.len() - 1;
+        let first = best.as_ref();
+        let mut slots: Vec<(usize, &mut Slot<B>)> = self
+            .slots
+            .iter_mut()
+            .rev()
+            .enumerate()
+            .filter(|(distance, _)| distances.contains(distance))
+            .collect();
+        let scanned: Vec<(usize, Option<usize>, Option<TracedDelta>)> = slots
+            .par_iter_mut()
+            .map(|(distance, slot)| {
+                let limit = size_limit(slot, target, first, opts);
+                let traced = limit.and_then(|limit| slot.index().encode_traced(target, limit));
+                (*distance, limit, traced)
+            })
+            .collect();
+        drop(slots);
+        let mut best = best;
+        // `distances` is nearest first, as `slots` (the window's order).
+        for (distance, scanned_under, traced) in scanned {
             let slot = &mut self.slots[newest - distance];
-            if let Some(delta) = try_delta(slot, target, best.as_ref(), opts) {
+            let Some(limit) = size_limit(slot, target, best.as_ref(), opts) else {
+                continue;
+            };
+            let delta = match traced {
+                Some(traced) => (traced.least_bound <= limit).then_some(traced.delta),
+                None if scanned_under.is_some_and(|under| limit <= under) => None,
+                // Not scanned, or given up under a tighter limit.
+                None => slot.index().encode(target, limit),
+            };
+            if let Some(delta) = delta.filter(|d| beats(d.len(), slot.depth, best.as_ref())) {
                 best = Some(Found {
                     base: slot.at,
                     depth: slot.depth + 1,
@@ -175,7 +295,6 @@ impl<B: AsRef<[u8]>> Window<B> {
                 });
             }
         }
-        self.tries = tries;
         best
     }
 
@@ -346,13 +465,14 @@ pub fn sorted(objects: &[WindowObject]) -> Vec<u32> {
     order
 }
 
-/// git's `try_delta`: the size limits that make a delta worth keeping.
-fn try_delta<B: AsRef<[u8]>>(
-    slot: &mut Slot<B>,
+/// git's `try_delta`: the longest delta of `target` against `slot` worth
+/// keeping, given the `best` one so far; `None` if none can be.
+fn size_limit<B: AsRef<[u8]>>(
+    slot: &Slot<B>,
     target: &[u8],
     best: Option<&Found>,
     opts: WindowOptions,
-) -> Option<Vec<u8>> {
+) -> Option<usize> {
     if slot.depth >= opts.depth {
         return None;
     }
@@ -361,7 +481,7 @@ fn try_delta<B: AsRef<[u8]>>(
     let (max_size, ref_depth) = match best {
         None => ((trg_size / 2).saturating_sub(opts.id_len as u64), 1),
         // At most as long as the delta we have (equal only if shallower,
-        // below).
+        // see `beats`).
         Some(found) => (found.delta.len() as u64, found.depth),
     };
     let max_size = max_size * u64::from(opts.depth - slot.depth)
@@ -373,13 +493,24 @@ fn try_delta<B: AsRef<[u8]>>(
     if sizediff >= max_size || trg_size < src_size / 32 {
         return None;
     }
-    let delta = slot
-        .index()
-        .encode(target, usize::try_from(max_size).unwrap_or(usize::MAX))?;
-    // A delta as long as the one we have wins only with a shorter chain.
+    Some(usize::try_from(max_size).unwrap_or(usize::MAX))
+}
+
+/// Whether `best` is so short next to `target` that no other try is worth
+/// its cost: a try reads the whole target, and could save at most the
+/// delta's length. Only large targets stop early (a delta has a few bytes
+/// of header and opcodes at least).
+fn enough(best: Option<&Found>, target: &[u8]) -> bool {
+    best.is_some_and(|found| found.delta.len().saturating_mul(ENOUGH) <= target.len())
+}
+
+/// Whether a delta of `len` bytes against a base whose chain is
+/// `base_depth` long replaces `best`: a delta as long as the one we have
+/// wins only with a shorter chain.
+fn beats(len: usize, base_depth: u32, best: Option<&Found>) -> bool {
     match best {
-        Some(found) if delta.len() == found.delta.len() && slot.depth + 1 >= found.depth => None,
-        _ => Some(delta),
+        Some(found) => len != found.delta.len() || base_depth + 1 < found.depth,
+        None => true,
     }
 }
 
@@ -550,6 +681,108 @@ mod tests {
             id_len: 32,
             tries: Tries::Every,
         }
+    }
+
+    /// Versions of one large file (over [`SIDE_BY_SIDE_MIN`]), each a few
+    /// to many edits away from a random earlier one, among unrelated
+    /// bodies: deltas of every length, and tries that give up.
+    fn large_versions(n: u64) -> Vec<Vec<u8>> {
+        let mut rng = crate::pack::write::test_rng::Rng(0x5eed);
+        let mut out: Vec<Vec<u8>> = vec![noise(1, SIDE_BY_SIDE_MIN + 4000)];
+        for i in 1..n {
+            if i % 7 == 0 {
+                out.push(noise(1000 + i, SIDE_BY_SIDE_MIN + 2000));
+                continue;
+            }
+            let mut body = out[rng.below(out.len())].clone();
+            for _ in 0..1 + rng.below(60) {
+                let at = rng.below(body.len() - 64);
+                body[at..at + 64].copy_from_slice(&noise(rng.next(), 64));
+            }
+            out.push(body);
+        }
+        out
+    }
+
+    /// What each of `bodies` gets from one window, in order, searched on
+    /// a pool of `threads`.
+    fn search_on(threads: usize, bodies: &[Vec<u8>], opts: WindowOptions) -> Vec<Option<Found>> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        pool.install(|| {
+            let mut window = Window::new(opts);
+            let mut found = Vec::new();
+            for (at, body) in bodies.iter().enumerate() {
+                let f = window.find(body, None);
+                let (depth, base) = f.as_ref().map_or((0, None), |f| (f.depth, Some(f.base)));
+                window.push(at as u32, depth, body.clone(), base);
+                found.push(f);
+            }
+            found
+        })
+    }
+
+    #[test]
+    fn side_by_side_tries_choose_as_one_by_one() {
+        let bodies = large_versions(30);
+        // A short depth: the limits scale with the chains, and a delta
+        // found late in a batch can loosen the limit of the next try.
+        for tries in [
+            Tries::Every,
+            Tries::Ranked {
+                newest: 3,
+                resembling: 5,
+            },
+        ] {
+            let opts = WindowOptions {
+                tries,
+                ..unbounded(12, 3)
+            };
+            let alone = search_on(1, &bodies, opts);
+            assert_eq!(search_on(3, &bodies, opts), alone, "{tries:?}");
+            assert!(alone.iter().filter(|f| f.is_some()).count() >= 20);
+            for (at, found) in alone.iter().enumerate() {
+                if let Some(found) = found {
+                    let mut out = Vec::new();
+                    apply_delta(&bodies[found.base as usize], &found.delta, &mut out)
+                        .expect("applies");
+                    assert_eq!(out, bodies[at]);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_short_enough_delta_among_the_newest_spares_the_ranked_tries() {
+        // The far slot holds the target itself; the newest, the target
+        // with one byte changed, already gives a delta under 1/ENOUGH.
+        let target = noise(5, 200_000);
+        let mut near = target.clone();
+        near[100_000] ^= 1;
+        let filled = |tries| {
+            let mut window = Window::new(WindowOptions {
+                tries,
+                ..unbounded(64, 50)
+            });
+            window.push(0, 0, target.clone(), None);
+            for i in 1..=20 {
+                window.push(i, 0, noise(100 + u64::from(i), 6000), None);
+            }
+            window.push(21, 0, near.clone(), None);
+            window
+        };
+        let ranked = Tries::Ranked {
+            newest: 1,
+            resembling: 4,
+        };
+        let found = filled(ranked).find(&target, None).expect("a delta");
+        assert_eq!(found.base, 21);
+        assert!(found.delta.len() * ENOUGH <= target.len());
+        // git's search tries every slot, and takes the exact copy.
+        let found = filled(Tries::Every).find(&target, None).expect("a delta");
+        assert_eq!(found.base, 0);
     }
 
     /// Pseudo-random text, different for each `seed`.
