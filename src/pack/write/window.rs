@@ -78,11 +78,13 @@ pub const MIN_SIZE: usize = 50;
 /// piece of the search (one window), which would otherwise keep a single
 /// thread busy while the others wait. Below it, a try costs less than
 /// handing it to another thread.
-const SIDE_BY_SIDE_MIN: usize = 16384;
+const SIDE_BY_SIDE_MIN: usize = 64 << 10;
 
-/// Tries diffed at once: more keep more threads busy, but lose more of
-/// the early stops a better delta found first would have allowed.
-const SIDE_BY_SIDE: usize = 4;
+/// Most tries diffed at once (one per thread of the pool, at most this
+/// many): more keep more threads busy, but lose more of the early stops a
+/// better delta found first would have allowed. (The choice does not
+/// depend on it.)
+const SIDE_BY_SIDE: usize = 8;
 
 /// A delta at most 1/`ENOUGH` of its target's length, found among the
 /// newest tries, spares the target its ranked ones.
@@ -192,16 +194,16 @@ impl<B: AsRef<[u8]> + Send + Sync> Window<B> {
             // bounds the others. Batches do not straddle `skippable`.
             let (nearest, rest) = tries.split_at(1);
             let (newest, ranked) = rest.split_at(skippable.min(tries.len()) - 1);
+            let width = rayon::current_num_threads().min(SIDE_BY_SIDE);
             let batches = std::iter::once(nearest)
-                .chain(newest.chunks(SIDE_BY_SIDE))
-                .chain(ranked.chunks(SIDE_BY_SIDE));
-            let mut tried = 0;
-            for batch in batches {
-                if tried >= skippable && enough(best.as_ref(), target) {
+                .chain(newest.chunks(width))
+                .map(|batch| (batch, false))
+                .chain(ranked.chunks(width).map(|batch| (batch, true)));
+            for (batch, skippable) in batches {
+                if skippable && enough(best.as_ref(), target) {
                     break;
                 }
-                tried += batch.len();
-                best = self.try_side_by_side(target, batch, best);
+                best = self.try_side_by_side(target, batch, best, skippable);
             }
         } else {
             for (tried, &distance) in tries.iter().enumerate() {
@@ -244,12 +246,14 @@ impl<B: AsRef<[u8]> + Send + Sync> Window<B> {
     /// should one, a scan that gave up under the tighter first limit is
     /// diffed again rather than assumed to fail.) The choice is thus the same whatever the
     /// thread count; the cost is that a try cannot stop early at a limit
-    /// an earlier one of its batch set.
+    /// an earlier one of its batch set. `skippable`: the tries are ranked
+    /// ones, which a delta short [`enough`] ends.
     fn try_side_by_side(
         &mut self,
         target: &[u8],
         distances: &[usize],
         best: Option<Found>,
+        skippable: bool,
     ) -> Option<Found>
     where
         B: Send + Sync,
@@ -276,6 +280,9 @@ impl<B: AsRef<[u8]> + Send + Sync> Window<B> {
         let mut best = best;
         // `distances` is nearest first, as `slots` (the window's order).
         for (distance, scanned_under, traced) in scanned {
+            if skippable && enough(best.as_ref(), target) {
+                break;
+            }
             let slot = &mut self.slots[newest - distance];
             let Some(limit) = size_limit(slot, target, best.as_ref(), opts) else {
                 continue;
@@ -683,21 +690,25 @@ mod tests {
         }
     }
 
-    /// Versions of one large file (over [`SIDE_BY_SIDE_MIN`]), each a few
-    /// to many edits away from a random earlier one, among unrelated
-    /// bodies: deltas of every length, and tries that give up.
+    /// Versions of one large file (over [`SIDE_BY_SIDE_MIN`]), each one to
+    /// many edits away from a random earlier one, among unrelated bodies:
+    /// deltas of every length (some short [`enough`] to end a search), and
+    /// tries that give up.
     fn large_versions(n: u64) -> Vec<Vec<u8>> {
+        let len = 2 * SIDE_BY_SIDE_MIN;
         let mut rng = crate::pack::write::test_rng::Rng(0x5eed);
-        let mut out: Vec<Vec<u8>> = vec![noise(1, SIDE_BY_SIDE_MIN + 4000)];
+        let mut out: Vec<Vec<u8>> = vec![noise(1, len + 4000)];
         for i in 1..n {
             if i % 7 == 0 {
-                out.push(noise(1000 + i, SIDE_BY_SIDE_MIN + 2000));
+                out.push(noise(1000 + i, len + 2000));
                 continue;
             }
             let mut body = out[rng.below(out.len())].clone();
-            for _ in 0..1 + rng.below(60) {
-                let at = rng.below(body.len() - 64);
-                body[at..at + 64].copy_from_slice(&noise(rng.next(), 64));
+            let edits = if i % 3 == 0 { 1 } else { 1 + rng.below(40) };
+            for _ in 0..edits {
+                let span = 1 + rng.below(64);
+                let at = rng.below(body.len() - span);
+                body[at..at + span].copy_from_slice(&noise(rng.next(), span));
             }
             out.push(body);
         }
@@ -756,33 +767,51 @@ mod tests {
 
     #[test]
     fn a_short_enough_delta_among_the_newest_spares_the_ranked_tries() {
-        // The far slot holds the target itself; the newest, the target
-        // with one byte changed, already gives a delta under 1/ENOUGH.
+        // The oldest slot holds the target itself; `near`, the target with
+        // one byte changed, already gives a delta under 1/ENOUGH.
         let target = noise(5, 200_000);
         let mut near = target.clone();
         near[100_000] ^= 1;
-        let filled = |tries| {
+        let filled = |tries, near_is_newest: bool| {
             let mut window = Window::new(WindowOptions {
                 tries,
                 ..unbounded(64, 50)
             });
             window.push(0, 0, target.clone(), None);
-            for i in 1..=20 {
+            if !near_is_newest {
+                window.push(1, 0, near.clone(), None);
+            }
+            for i in 2..=20 {
                 window.push(i, 0, noise(100 + u64::from(i), 6000), None);
             }
-            window.push(21, 0, near.clone(), None);
+            if near_is_newest {
+                window.push(1, 0, near.clone(), None);
+            }
             window
         };
         let ranked = Tries::Ranked {
             newest: 1,
             resembling: 4,
         };
-        let found = filled(ranked).find(&target, None).expect("a delta");
-        assert_eq!(found.base, 21);
-        assert!(found.delta.len() * ENOUGH <= target.len());
-        // git's search tries every slot, and takes the exact copy.
-        let found = filled(Tries::Every).find(&target, None).expect("a delta");
-        assert_eq!(found.base, 0);
+        for threads in [1, 3] {
+            let on_pool = |tries, near_is_newest: bool| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .expect("a thread pool")
+                    .install(|| filled(tries, near_is_newest).find(&target, None))
+                    .expect("a delta")
+            };
+            let found = on_pool(ranked, true);
+            assert_eq!(found.base, 1, "{threads} threads");
+            assert!(found.delta.len() * ENOUGH <= target.len());
+            // Among the ranked tries, the first short enough ends the
+            // search too (`near`, the nearer), also when they are diffed
+            // side by side.
+            assert_eq!(on_pool(ranked, false).base, 1, "{threads} threads");
+            // git's search tries every slot, and takes the exact copy.
+            assert_eq!(on_pool(Tries::Every, true).base, 0, "{threads} threads");
+        }
     }
 
     /// Pseudo-random text, different for each `seed`.
