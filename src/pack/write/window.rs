@@ -54,9 +54,9 @@ pub enum Tries {
     /// among the others the `resembling` ones whose [`Sketch`] shares the
     /// most with the target's: the cost of a try is paid only where a
     /// delta is likely, so a wide window costs little more than a narrow
-    /// one. A large target whose newest tries already gave a delta of at
-    /// most 1/[`ENOUGH`] of its length skips the ranked ones (each would
-    /// read the whole target to save a few bytes at most).
+    /// one. A target of [`ENOUGH_MIN`] or more whose newest tries already
+    /// gave a delta of at most 1/[`ENOUGH`] of its length skips the ranked
+    /// ones (each would read the whole target to save a few bytes at most).
     Ranked { newest: usize, resembling: usize },
 }
 
@@ -89,6 +89,10 @@ const SIDE_BY_SIDE: usize = 8;
 /// A delta at most 1/`ENOUGH` of its target's length, found among the
 /// newest tries, spares the target its ranked ones.
 const ENOUGH: usize = 1024;
+/// Targets shorter than this try every candidate chosen: wide trees (a
+/// directory of a thousand files) have deltas of a few dozen bytes, and
+/// the best of their tries is worth the cost of a scan.
+const ENOUGH_MIN: usize = 256 << 10;
 
 /// One candidate base of the window: its body, indexed on first use.
 struct Slot<B: AsRef<[u8]>> {
@@ -508,7 +512,8 @@ fn size_limit<B: AsRef<[u8]>>(
 /// delta's length. Only large targets stop early (a delta has a few bytes
 /// of header and opcodes at least).
 fn enough(best: Option<&Found>, target: &[u8]) -> bool {
-    best.is_some_and(|found| found.delta.len().saturating_mul(ENOUGH) <= target.len())
+    target.len() >= ENOUGH_MIN
+        && best.is_some_and(|found| found.delta.len().saturating_mul(ENOUGH) <= target.len())
 }
 
 /// Whether a delta of `len` bytes against a base whose chain is
@@ -769,9 +774,9 @@ mod tests {
     fn a_short_enough_delta_among_the_newest_spares_the_ranked_tries() {
         // The oldest slot holds the target itself; `near`, the target with
         // one byte changed, already gives a delta under 1/ENOUGH.
-        let target = noise(5, 200_000);
+        let target = noise(5, 300_000);
         let mut near = target.clone();
-        near[100_000] ^= 1;
+        near[150_000] ^= 1;
         let filled = |tries, near_is_newest: bool| {
             let mut window = Window::new(WindowOptions {
                 tries,
