@@ -18,7 +18,9 @@
 #      `flock $LOCK` so it never overlaps another benchmark),
 #      GITLINK_MAP (a map for benches/fe_gitlinks.py, which renames the
 #      gitlinks of the fast-export stream for (b1): fast-import refuses a
-#      SHA-1 gitlink in a SHA-256 repository).
+#      SHA-1 gitlink in a SHA-256 repository), FE_ARGS (more fast-export
+#      options: git.git needs --tag-of-filtered-object=drop, as it has a tag
+#      of a tree, which fast-export cannot export).
 # Results: WORKDIR/results.tsv (one line per stage, appended), printed at the end.
 # Keep WORKDIR outside the project (e.g. /tmp/...): it holds the outputs.
 set -euo pipefail
@@ -70,8 +72,8 @@ for spec in "$@"; do
         rm -rf "$work/$name.b"; git init -q --bare --object-format=sha256 "$work/$name.b"
         filter=cat
         [ -n "${GITLINK_MAP:-}" ] && filter="python3 $here/benches/fe_gitlinks.py $GITLINK_MAP"
-        timed "$work/time" sh -c 'git -C "$1" fast-export --all --signed-tags=verbatim --reencode=no \
-            | $3 | git -C "$2" fast-import --quiet' - "$src" "$work/$name.b" "$filter"
+        timed "$work/time" sh -c 'git -C "$1" fast-export --all --signed-tags=verbatim --reencode=no $4 \
+            | $3 | git -C "$2" fast-import --quiet' - "$src" "$work/$name.b" "$filter" "${FE_ARGS:-}"
         record "$name" "b1: fast-export | fast-import" "$work/time" "$work/$name.b"
         timed "$work/time" git -C "$work/$name.b" repack -q -adf --window="$window" --depth="$depth"
         record "$name" "b2: repack -adf of (b1)" "$work/time" "$work/$name.b"
