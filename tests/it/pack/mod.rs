@@ -2,6 +2,7 @@
 //! of the packs a conversion writes.
 
 mod deltas;
+mod large_versions;
 mod reach;
 mod read;
 mod read_throughput;

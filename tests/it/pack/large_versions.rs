@@ -1,0 +1,97 @@
+//! Many large versions of one file: one piece of the delta search, whose
+//! tries are diffed side by side and whose ranked tries a short enough
+//! delta spares. The pack must not depend on the thread count, and every
+//! version must be a sound delta.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::support::git::{git, git_with_input};
+use crate::support::rehash::{rehash_convert_ok, rehash_verify_ok};
+use crate::support::repo_files::pack_files;
+use crate::support::scratch::scratch_dir;
+
+const VERSIONS: usize = 12;
+
+/// A log of about 300 KiB (over the size whose ranked tries a short delta
+/// spares) that grows by one line per commit and has one old line edited
+/// in every third, beside a small file.
+fn source() -> PathBuf {
+    let repo = scratch_dir("large-versions").join("src.git");
+    git(
+        Path::new("."),
+        &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
+    );
+    let mut lines: Vec<String> = (0..10_000)
+        .map(|i| format!("{{\"run\": {i}, \"ns\": {}}},\n", i * 7919 % 100_003))
+        .collect();
+    let mut stream = String::new();
+    for c in 0..VERSIONS {
+        lines.push(format!("{{\"run\": \"new {c}\"}},\n"));
+        if c % 3 == 0 {
+            lines[c * 401] = format!("{{\"edited\": {c}}},\n");
+        }
+        let log: String = lines.concat();
+        let note = format!("commit {c}\n");
+        writeln!(stream, "commit refs/heads/main").unwrap();
+        writeln!(
+            stream,
+            "committer C <c@example.invalid> {} +0000",
+            1_700_000_000 + c
+        )
+        .unwrap();
+        write!(stream, "data 7\ncommit\n").unwrap();
+        write!(
+            stream,
+            "M 100644 inline data.js\ndata {}\n{log}\n",
+            log.len()
+        )
+        .unwrap();
+        write!(
+            stream,
+            "M 100644 inline note\ndata {}\n{note}\n",
+            note.len()
+        )
+        .unwrap();
+        stream.push('\n');
+    }
+    git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+    repo
+}
+
+fn pack_name(dest: &Path) -> String {
+    let packs = pack_files(dest);
+    assert_eq!(packs.len(), 1, "{packs:?}");
+    packs[0].file_stem().unwrap().to_string_lossy().into_owned()
+}
+
+#[test]
+fn large_versions_make_the_same_sound_pack_on_any_thread_count() {
+    let src = source();
+    let dir = scratch_dir("large-versions-dest");
+    let mut names = Vec::new();
+    for jobs in ["1", "3"] {
+        let dest = dir.join(format!("j{jobs}.git"));
+        rehash_convert_ok(&src, &dest, &["--quiet", "--jobs", jobs]);
+        names.push(pack_name(&dest));
+    }
+    assert_eq!(names[0], names[1], "-j1 and -j3");
+
+    let dest = dir.join("j3.git");
+    git(&dest, &["fsck", "--strict"]);
+    rehash_verify_ok(&dest, &src);
+    let idx = pack_files(&dest)[0].with_extension("idx");
+    let listing = git(&dest, &["verify-pack", "-v", idx.to_str().expect("utf-8")]);
+    // Every version of the log but one is a delta (a line of verify-pack
+    // -v for a delta has seven fields: ... depth and base).
+    let large_deltas = listing
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() == 7 && f[1] == "blob")
+        .filter(|f| f[2].parse::<usize>().is_ok_and(|size| size < 4096))
+        .count();
+    assert!(
+        large_deltas >= VERSIONS - 1,
+        "{large_deltas} small blob deltas:\n{listing}"
+    );
+}
