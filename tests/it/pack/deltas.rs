@@ -14,6 +14,7 @@ use std::sync::OnceLock;
 
 use crate::support::fixture::default_repo;
 use crate::support::git::{git, git_with_input};
+use crate::support::history::{Imported, imported_commits};
 use crate::support::oracle::OracleMap;
 use crate::support::rehash::{
     rehash_command, rehash_convert_ok, rehash_export_map, rehash_verify_ok, run_ok,
@@ -30,44 +31,24 @@ use crate::support::scratch::scratch_dir;
 fn source() -> &'static Path {
     static DONE: OnceLock<PathBuf> = OnceLock::new();
     DONE.get_or_init(|| {
-        let repo = scratch_dir("pack-deltas").join("src.git");
-        git(
-            Path::new("."),
-            &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
-        );
-        let mut stream = String::new();
         let mut text = String::new();
+        let mut commits: Vec<Imported> = Vec::new();
         for i in 0..120 {
             writeln!(text, "line {i}: the quick brown fox {}", i * 7919 % 1000).unwrap();
             let other = format!("{}\n", "other file content ".repeat(i % 7 + 20));
-            writeln!(stream, "commit refs/heads/main").unwrap();
-            writeln!(
-                stream,
-                "committer C <c@example.invalid> {} +0000",
-                1_700_000_000 + i
-            )
-            .unwrap();
             // A long shared body makes commits worth deltifying.
             let msg = format!(
                 "commit {i}\n\n{}\n",
                 "A long explanation of the change. ".repeat(20)
             );
-            write!(stream, "data {}\n{msg}", msg.len()).unwrap();
-            for (path, body) in [
-                ("a.txt", text.as_str()),
-                ("dir/sub/b.txt", other.as_str()),
-                (&format!("dir/many/f{}.txt", i % 40), text.as_str()),
-            ] {
-                write!(
-                    stream,
-                    "M 100644 inline {path}\ndata {}\n{body}\n",
-                    body.len()
-                )
-                .unwrap();
-            }
-            stream.push('\n');
+            let files = vec![
+                ("a.txt".to_string(), text.clone()),
+                ("dir/sub/b.txt".to_string(), other),
+                (format!("dir/many/f{}.txt", i % 40), text.clone()),
+            ];
+            commits.push((msg, files));
         }
-        git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+        let repo = imported_commits("pack-deltas", &commits);
         // One thread: pack-objects splits its search between threads, which
         // makes the chains it picks (and their depth) vary from run to run.
         git(

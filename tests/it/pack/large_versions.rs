@@ -3,10 +3,10 @@
 //! delta spares. The pack must not depend on the thread count, and every
 //! version must be a sound delta.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use crate::support::git::{git, git_with_input};
+use crate::support::git::git;
+use crate::support::history::imported_commits;
 use crate::support::rehash::{rehash_convert_ok, rehash_verify_ok};
 use crate::support::repo_files::pack_files;
 use crate::support::scratch::scratch_dir;
@@ -17,46 +17,22 @@ const VERSIONS: usize = 12;
 /// spares) that grows by one line per commit and has one old line edited
 /// in every third, beside a small file.
 fn source() -> PathBuf {
-    let repo = scratch_dir("large-versions").join("src.git");
-    git(
-        Path::new("."),
-        &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
-    );
     let mut lines: Vec<String> = (0..10_000)
         .map(|i| format!("{{\"run\": {i}, \"ns\": {}}},\n", i * 7919 % 100_003))
         .collect();
-    let mut stream = String::new();
+    let mut commits = Vec::new();
     for c in 0..VERSIONS {
         lines.push(format!("{{\"run\": \"new {c}\"}},\n"));
         if c % 3 == 0 {
             lines[c * 401] = format!("{{\"edited\": {c}}},\n");
         }
-        let log: String = lines.concat();
-        let note = format!("commit {c}\n");
-        writeln!(stream, "commit refs/heads/main").unwrap();
-        writeln!(
-            stream,
-            "committer C <c@example.invalid> {} +0000",
-            1_700_000_000 + c
-        )
-        .unwrap();
-        write!(stream, "data 7\ncommit\n").unwrap();
-        write!(
-            stream,
-            "M 100644 inline data.js\ndata {}\n{log}\n",
-            log.len()
-        )
-        .unwrap();
-        write!(
-            stream,
-            "M 100644 inline note\ndata {}\n{note}\n",
-            note.len()
-        )
-        .unwrap();
-        stream.push('\n');
+        let files = vec![
+            ("data.js".to_string(), lines.concat()),
+            ("note".to_string(), format!("commit {c}\n")),
+        ];
+        commits.push(("commit\n".to_string(), files));
     }
-    git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
-    repo
+    imported_commits("large-versions", &commits)
 }
 
 fn pack_name(dest: &Path) -> String {

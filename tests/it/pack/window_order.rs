@@ -2,10 +2,10 @@
 //! candidate log: with `--no-reuse-deltas` the versions of one directory
 //! are searched side by side, whatever delta chains SOURCE stores them in.
 
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::support::git::{git, git_with_input};
+use crate::support::git::git;
+use crate::support::history::{Imported, imported_commits};
 use crate::support::rehash::rehash_convert_ok;
 use crate::support::scratch::scratch_dir;
 
@@ -17,34 +17,19 @@ const COMMITS: usize = 12;
 /// `DIRS` directories of five files; every commit changes one file of each.
 /// git packs it with its default window, pairing each directory's versions.
 fn source() -> PathBuf {
-    let repo = scratch_dir("window-order").join("src.git");
-    git(
-        Path::new("."),
-        &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
-    );
-    let mut stream = String::new();
-    for c in 0..COMMITS {
-        writeln!(stream, "commit refs/heads/main").unwrap();
-        writeln!(
-            stream,
-            "committer C <c@example.invalid> {} +0000",
-            1_700_000_000 + c
-        )
-        .unwrap();
-        write!(stream, "data 7\ncommit\n").unwrap();
-        for d in 0..DIRS {
+    let commits: Vec<Imported> = (0..COMMITS)
+        .map(|c| {
             let f = c % 5;
-            let body = format!("directory {d}, file {f}, version {c}\n").repeat(8);
-            write!(
-                stream,
-                "M 100644 inline d{d:02}/f{f}.txt\ndata {}\n{body}\n",
-                body.len()
-            )
-            .unwrap();
-        }
-        stream.push('\n');
-    }
-    git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+            let files = (0..DIRS)
+                .map(|d| {
+                    let body = format!("directory {d}, file {f}, version {c}\n").repeat(8);
+                    (format!("d{d:02}/f{f}.txt"), body)
+                })
+                .collect();
+            ("commit\n".to_string(), files)
+        })
+        .collect();
+    let repo = imported_commits("window-order", &commits);
     git(&repo, &["-c", "pack.threads=1", "repack", "-q", "-adf"]);
     repo
 }

@@ -54,3 +54,40 @@ pub fn gitlink_in(repo: &Path, treeish: &str, path: &str) -> String {
         .unwrap_or_else(|| panic!("not a gitlink: {line}"));
     rest.split('\t').next().unwrap().to_owned()
 }
+
+/// One commit for [`imported_commits`]: its message and the (path, body)
+/// files it writes.
+pub type Imported = (String, Vec<(String, String)>);
+
+/// A bare repository `label/src.git` whose `main` has one commit per
+/// entry of `commits` (one second apart, through fast-import).
+pub fn imported_commits(label: &str, commits: &[Imported]) -> std::path::PathBuf {
+    use std::fmt::Write as _;
+    let repo = super::scratch::scratch_dir(label).join("src.git");
+    git(
+        Path::new("."),
+        &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
+    );
+    let mut stream = String::new();
+    for (c, (message, files)) in commits.iter().enumerate() {
+        writeln!(stream, "commit refs/heads/main").unwrap();
+        writeln!(
+            stream,
+            "committer C <c@example.invalid> {} +0000",
+            1_700_000_000 + c
+        )
+        .unwrap();
+        write!(stream, "data {}\n{message}", message.len()).unwrap();
+        for (path, body) in files {
+            write!(
+                stream,
+                "M 100644 inline {path}\ndata {}\n{body}\n",
+                body.len()
+            )
+            .unwrap();
+        }
+        stream.push('\n');
+    }
+    super::git::git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+    repo
+}
