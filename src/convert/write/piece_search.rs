@@ -59,7 +59,7 @@ pub struct Searched {
 
 /// The windows a search carries from a piece to the next one, one per
 /// object type.
-pub struct Windows<B: AsRef<[u8]> + Send + Sync>(Vec<(ObjectKind, Window<B>)>);
+pub struct Windows<B: AsRef<[u8]>>(Vec<(ObjectKind, Window<B>)>);
 
 impl<B: AsRef<[u8]> + Send + Sync> Windows<B> {
     fn new() -> Self {

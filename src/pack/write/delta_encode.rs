@@ -340,12 +340,11 @@ fn bucket(hash: u32, shift: u32) -> usize {
 /// (versions of a large file) usually runs on for thousands of bytes more.
 pub(super) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
-    let mut i = 0;
     let short = eight_at_a_time(&a[..n.min(LONG_MATCH)], &b[..n.min(LONG_MATCH)]);
     if short < LONG_MATCH {
         return short;
     }
-    i += LONG_MATCH;
+    let mut i = LONG_MATCH;
     while i + LONG_MATCH <= n && a[i..i + LONG_MATCH] == b[i..i + LONG_MATCH] {
         i += LONG_MATCH;
     }

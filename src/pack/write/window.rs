@@ -203,11 +203,11 @@ impl<B: AsRef<[u8]> + Send + Sync> Window<B> {
                 .chain(newest.chunks(width))
                 .map(|batch| (batch, false))
                 .chain(ranked.chunks(width).map(|batch| (batch, true)));
-            for (batch, skippable) in batches {
-                if skippable && enough(best.as_ref(), target) {
+            for (batch, ranked) in batches {
+                if ranked && enough(best.as_ref(), target) {
                     break;
                 }
-                best = self.try_side_by_side(target, batch, best, skippable);
+                best = self.try_side_by_side(target, batch, best, ranked);
             }
         } else {
             for (tried, &distance) in tries.iter().enumerate() {
@@ -248,20 +248,17 @@ impl<B: AsRef<[u8]> + Send + Sync> Window<B> {
     /// an earlier try of the batch sets is applied afterwards, exactly.
     /// (A delta within its own limit never loosens a later try's limit;
     /// should one, a scan that gave up under the tighter first limit is
-    /// diffed again rather than assumed to fail.) The choice is thus the same whatever the
-    /// thread count; the cost is that a try cannot stop early at a limit
-    /// an earlier one of its batch set. `skippable`: the tries are ranked
-    /// ones, which a delta short [`enough`] ends.
+    /// diffed again rather than assumed to fail.) The choice is thus the
+    /// same whatever the thread count; the cost is that a try cannot stop
+    /// early at a limit an earlier one of its batch set. `ranked`: the
+    /// tries are ranked ones, which a delta short [`enough`] ends.
     fn try_side_by_side(
         &mut self,
         target: &[u8],
         distances: &[usize],
         best: Option<Found>,
-        skippable: bool,
-    ) -> Option<Found>
-    where
-        B: Send + Sync,
-    {
+        ranked: bool,
+    ) -> Option<Found> {
         let opts = self.opts;
         let newest = self.slots.len() - 1;
         let first = best.as_ref();
@@ -284,7 +281,7 @@ impl<B: AsRef<[u8]> + Send + Sync> Window<B> {
         let mut best = best;
         // `distances` is nearest first, as `slots` (the window's order).
         for (distance, scanned_under, traced) in scanned {
-            if skippable && enough(best.as_ref(), target) {
+            if ranked && enough(best.as_ref(), target) {
                 break;
             }
             let slot = &mut self.slots[newest - distance];
@@ -743,8 +740,8 @@ mod tests {
     #[test]
     fn side_by_side_tries_choose_as_one_by_one() {
         let bodies = large_versions(30);
-        // A short depth: the limits scale with the chains, and a delta
-        // found late in a batch can loosen the limit of the next try.
+        // A short depth: the limits scale with the chains, so tries of one
+        // batch are held to different limits.
         for tries in [
             Tries::Every,
             Tries::Ranked {
