@@ -107,6 +107,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
                 Some(key(searched[k])).filter(|&h| h != 0)
             }),
             opts: deltas.window_options(),
+            outside: &[],
         };
         let (found, carry) = search.run(carry, |k| {
             let mut body = Vec::new();

@@ -54,7 +54,7 @@ use crate::convert::write::reach_record::{ReachRecorder, Reached};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
-use crate::pack::write::{encode_delta, tree_delta};
+use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, tree_delta};
 use crate::translate::{TranslateOptions, translate_object};
 use crate::zlib::deflate;
 
@@ -404,14 +404,33 @@ fn prepare_chunk(
         0 => None,
         hash => Some((named[k].kind, hash)),
     };
+    let outside: Vec<Option<Found>> = if deltas.searching() {
+        (0..named.len())
+            .into_par_iter()
+            .map(|k| match plans[k] {
+                Plan::Search => ctx.outside_delta(k),
+                Plan::Done { .. } => Ok(None),
+            })
+            .collect::<Result<_, _>>()?
+    } else {
+        Vec::new()
+    };
     let search = ChunkSearch {
         objects: &objects,
         pieces: pieces(named.len(), key),
         opts: deltas.window_options(),
+        outside: &outside,
     };
     let (found, carry) = search.run(carry, |k| {
         Ok::<_, ConvertError>(Arc::<[u8]>::from(named[k].body.as_slice()))
     })?;
+    for ((object, plan), searched) in objects.iter().zip(&plans).zip(&found) {
+        let depth = match plan {
+            Plan::Search => searched.found.as_ref().map_or(0, |f| f.depth),
+            Plan::Done { .. } => object.fixed.unwrap_or(0),
+        };
+        pass.depths.set(object.at, depth);
+    }
     let stored: Vec<Stored> = plans
         .into_par_iter()
         .zip(found)
@@ -626,6 +645,47 @@ impl ChunkContext<'_> {
                 stored: self.whole(k),
             },
         })
+    }
+
+    /// The delta of the `k`-th object against SOURCE's base of it, when
+    /// that base lies outside the chunk (an earlier wave: a directory whose
+    /// height changed; an earlier restart group) and so outside every
+    /// window, but is named and its chain known. The window's tries must
+    /// beat it.
+    fn outside_delta(&self, k: usize) -> Result<Option<Found>, ConvertError> {
+        let (pass, table) = (self.pass, self.pass.table);
+        let at = self.chunk[k].at;
+        let Some(base) = pass.pairs.base(at) else {
+            return Ok(None);
+        };
+        let usable = table.kind(base) == table.kind(at)
+            && !table.is_shared(base)
+            && (pass.bases_from_earlier_runs || table.is_planned(base))
+            && !self.position.contains_key(&base)
+            && self.unnamed.is_named(table, base);
+        let max_depth = pass.deltas.depth;
+        let Some(base_depth) = pass.depths.get(base).filter(|&d| usable && d < max_depth) else {
+            return Ok(None);
+        };
+        // git's first limit (`try_delta`), before any delta is known.
+        let target = &self.chunk[k].body;
+        let max_size = (target.len() / 2).saturating_sub(HashKind::Sha256.raw_len())
+            * (max_depth - base_depth) as usize
+            / max_depth as usize;
+        let delta = if self.chunk[k].kind == ObjectKind::Tree {
+            let mut source = Vec::new();
+            read_cache::read(pass.inventory, table, base, &mut source)?;
+            self.tree_delta(k, &source, max_size)
+        } else {
+            let (_, base_out, _) = read_translated(pass.inventory, table, base, pass.translate)?;
+            encode_delta(&base_out, target, max_size)
+        };
+        Ok(delta.map(|delta| Found {
+            base,
+            depth: base_depth + 1,
+            delta,
+            distance: NOT_IN_WINDOW,
+        }))
     }
 
     /// The `k`-th object as the window search left it: the delta it found

@@ -8,6 +8,7 @@ pub mod candidate_log;
 pub mod chunking;
 pub mod delta_policy;
 pub mod map_pass;
+pub mod output_depths;
 pub mod pass;
 pub mod piece_search;
 pub mod reach_record;
@@ -25,6 +26,7 @@ use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::candidate_log::CandidateLog;
 use crate::convert::write::delta_policy::DeltaOptions;
 use crate::convert::write::map_pass::{MapOutcome, map_pass};
+use crate::convert::write::output_depths::{OutputDepths, written_depths};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::reach_record::ReachRecorder;
 use crate::idmap::{IdMap, RunId};
@@ -71,6 +73,10 @@ pub fn write_objects(
     // Objects of a finished conversion are in a pack that is served as it
     // is; the segments of an unfinished one are folded with this run's.
     let bases_from_earlier_runs = map.folded_packs()?.is_empty();
+    let depths = OutputDepths::new(table.len());
+    if opts.window > 0 && table.indices().any(|at| table.is_carried(at)) {
+        depths.set_carried(table, &written_depths(dest, &map)?);
+    }
     let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
     let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped]);
     let deltas = DeltaOptions {
@@ -105,6 +111,7 @@ pub fn write_objects(
         bases_from_earlier_runs,
         progress,
         log: log.as_ref(),
+        depths: &depths,
     };
     let pack_dir = dest_layout::pack_dir(dest);
     let mut reach = ReachRecorder::create(&dest_layout::reach_records(dest))?;

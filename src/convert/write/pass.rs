@@ -3,6 +3,7 @@
 
 use super::candidate_log::CandidateLog;
 use super::delta_policy::DeltaOptions;
+use super::output_depths::OutputDepths;
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::plan::source_pairs::SourcePairs;
@@ -29,6 +30,8 @@ pub struct Pass<'a> {
     pub progress: &'a dyn Progress,
     /// `--candidate-log`: where the window search's choices are logged.
     pub log: Option<&'a CandidateLog>,
+    /// The chain length of each object the map pass wrote.
+    pub depths: &'a OutputDepths,
 }
 
 impl Pass<'_> {

@@ -118,6 +118,10 @@ pub struct ChunkSearch<'a> {
     pub objects: &'a [Searchable],
     pub pieces: Vec<Range<usize>>,
     pub opts: WindowOptions,
+    /// A delta each object has before its window is searched, against a
+    /// base outside the chunk whose chain is known (empty: none has one).
+    /// A window's candidate must beat it.
+    pub outside: &'a [Option<Found>],
 }
 
 impl ChunkSearch<'_> {
@@ -263,7 +267,7 @@ impl ChunkSearch<'_> {
         }
         let source_distance = object.source_base.and_then(|b| window.distance_of(b));
         let sketch = sketches.get(k, target.as_ref());
-        let found = window.find_sketched(target.as_ref(), sketch.as_ref(), None);
+        let found = window.find_sketched(target.as_ref(), sketch.as_ref(), self.outside(k));
         let (depth, base) = found
             .as_ref()
             .map_or((0, None), |f| (f.depth, Some(f.base)));
@@ -436,7 +440,12 @@ impl ChunkSearch<'_> {
         }
         let target = body(k)?;
         let sketch = sketches.get(k, target.as_ref());
-        Ok(window.find_sketched(target.as_ref(), sketch.as_ref(), None))
+        Ok(window.find_sketched(target.as_ref(), sketch.as_ref(), self.outside(k)))
+    }
+
+    /// The delta the chunk's `k`-th object has from outside the chunk.
+    fn outside(&self, k: usize) -> Option<Found> {
+        self.outside.get(k).cloned().flatten()
     }
 }
 
@@ -501,6 +510,7 @@ mod tests {
             objects: &objects,
             pieces,
             opts,
+            outside: &[],
         };
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -568,6 +578,7 @@ mod tests {
                 objects: &objects[range.clone()],
                 pieces: vec![0..2, 2..range.len()],
                 opts: opts(3, 10),
+                outside: &[],
             };
             chunk
                 .run::<_, ()>(carry, |k| Ok(bodies[range.start + k].clone()))
@@ -601,6 +612,7 @@ mod tests {
             objects: &objects,
             pieces: vec![0..3, 3..6],
             opts: opts(10, 50),
+            outside: &[],
         };
         let (out, carry) = chunk
             .run::<_, ()>(None, |k| Ok(bodies[k].clone()))
@@ -615,10 +627,61 @@ mod tests {
             objects: &objects[..3],
             pieces: std::iter::once(0..3).collect(),
             opts: opts(10, 50),
+            outside: &[],
         };
         let (_, carry) = chunk
             .run::<_, ()>(None, |k| Ok(bodies[k].clone()))
             .expect("infallible");
         assert!(carry.is_none());
+    }
+
+    #[test]
+    fn a_delta_from_outside_the_chunk_stands_unless_a_window_try_beats_it() {
+        use crate::pack::write::{NOT_IN_WINDOW, encode_delta};
+        let bodies = versions(4);
+        // Object 100 (the first version) is outside the chunk, its chain
+        // 7 long; the chunk holds versions 1 to 3.
+        let outside_base = &bodies[0];
+        let objects: Vec<Searchable> = (1..4u32)
+            .map(|at| Searchable {
+                at,
+                kind: ObjectKind::Blob,
+                fixed: None,
+                source_base: None,
+                size: 0,
+            })
+            .collect();
+        let given = |k: usize| {
+            let delta = encode_delta(outside_base, &bodies[k + 1], usize::MAX).expect("no limit");
+            Some(Found {
+                base: 100,
+                depth: 8,
+                delta,
+                distance: NOT_IN_WINDOW,
+            })
+        };
+        let outside: Vec<Option<Found>> = (0..3).map(given).collect();
+        let search = ChunkSearch {
+            objects: &objects,
+            pieces: std::iter::once(0..3).collect(),
+            opts: opts(10, 50),
+            outside: &outside,
+        };
+        let (out, _) = search
+            .run::<_, ()>(None, |k| Ok(bodies[k + 1].clone()))
+            .expect("infallible");
+        // The first has nothing in its window: it keeps the outside delta,
+        // one past the outside chain.
+        let first = out[0].found.as_ref().expect("the outside delta");
+        assert_eq!((first.base, first.depth), (100, 8));
+        // The next ones find the version before them, a shorter delta.
+        for (k, searched) in out.iter().enumerate().skip(1) {
+            let found = searched.found.as_ref().expect("a delta");
+            assert_eq!(found.base, k as u32, "object {}", k + 1);
+            assert_eq!(found.depth, 9 + k as u32 - 1, "object {}", k + 1);
+            let mut whole = Vec::new();
+            apply_delta(&bodies[k], &found.delta, &mut whole).expect("applies");
+            assert_eq!(whole, bodies[k + 1]);
+        }
     }
 }

@@ -48,8 +48,8 @@ pub use rev_writer::write_rev;
 pub use sketch::Sketch;
 pub use tree_delta::tree_delta;
 pub use window::{
-    Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, Tries, Window, WindowObject, WindowOptions,
-    search as window_search,
+    Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, NOT_IN_WINDOW, Tries, Window, WindowObject,
+    WindowOptions, search as window_search,
 };
 
 /// Why a pack, index or reverse index could not be written.

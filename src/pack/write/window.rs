@@ -142,6 +142,9 @@ pub struct Window<B: AsRef<[u8]>> {
     scored: Vec<(Reverse<u32>, usize)>,
 }
 
+/// [`Found::distance`] of a delta against a base the window does not hold.
+pub const NOT_IN_WINDOW: usize = usize::MAX;
+
 /// A delta found by [`Window::find`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found {

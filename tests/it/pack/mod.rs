@@ -1,6 +1,7 @@
 //! Packs: reading git's packs, writing packs git accepts, and the deltas
 //! of the packs a conversion writes.
 
+mod cross_wave;
 mod deltas;
 mod large_versions;
 mod reach;

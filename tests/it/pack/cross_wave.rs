@@ -1,0 +1,99 @@
+//! A directory whose height changes: its versions land in different waves
+//! of the map pass (a tree is named after its subtrees), so no window
+//! holds versions of both heights. SOURCE's own pairing crosses the waves,
+//! and the search is offered that base, whose chain is known.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::support::git::{git, git_with_input};
+use crate::support::rehash::{rehash_convert_ok, rehash_verify_ok};
+use crate::support::repo_files::pack_files;
+use crate::support::scratch::scratch_dir;
+
+/// Commits per phase: enough that each wave is searched on its own, not
+/// merged with its neighbours.
+const PER_PHASE: usize = 80;
+
+/// `d/` holds 100 files, one edited per commit; then half of them go and
+/// `d/x/y/z` comes, and the edits go on. The source is repacked by git, so
+/// that its pairing is git's: the larger versions of `d` (height 1) first,
+/// the smaller ones (height 3) deltas of them.
+fn source() -> PathBuf {
+    let repo = scratch_dir("cross-wave").join("src.git");
+    git(
+        Path::new("."),
+        &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
+    );
+    let mut stream = String::new();
+    let file = |n: usize, c: usize| format!("file {n} of d, edit {c}\n{}\n", "x".repeat(40));
+    for c in 0..2 * PER_PHASE {
+        writeln!(stream, "commit refs/heads/main").unwrap();
+        writeln!(
+            stream,
+            "committer C <c@example.invalid> {} +0000",
+            1_700_000_000 + c
+        )
+        .unwrap();
+        stream.push_str("data 7\ncommit\n");
+        let mut put = |path: String, body: String| {
+            write!(
+                stream,
+                "M 100644 inline {path}\ndata {}\n{body}\n",
+                body.len()
+            )
+            .unwrap();
+        };
+        if c == 0 {
+            for n in 0..100 {
+                put(format!("d/f{n:03}"), file(n, 0));
+            }
+        } else if c == PER_PHASE {
+            put("d/x/y/z".into(), "deep\n".into());
+            for n in 50..100 {
+                writeln!(stream, "D d/f{n:03}").unwrap();
+            }
+        } else {
+            let n = c % if c < PER_PHASE { 100 } else { 50 };
+            put(format!("d/f{n:03}"), file(n, c));
+        }
+        stream.push('\n');
+    }
+    git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+    git(&repo, &["repack", "-adfq"]);
+    repo
+}
+
+#[test]
+fn a_directory_whose_height_changes_is_a_delta_across_its_heights() {
+    let src = source();
+    let dest = scratch_dir("cross-wave-dest").join("dest.git");
+    rehash_convert_ok(&src, &dest, &["--quiet"]);
+    git(&dest, &["fsck", "--strict"]);
+    rehash_verify_ok(&dest, &src);
+
+    // The versions of `d`, and whether each holds the subtree `x`.
+    let deep: HashMap<String, bool> = git(&dest, &["rev-list", "--objects", "--all"])
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(_, path)| *path == "d")
+        .map(|(id, _)| {
+            let entries = git(&dest, &["ls-tree", id]);
+            (id.to_string(), entries.lines().any(|e| e.ends_with("\tx")))
+        })
+        .collect();
+    assert_eq!(deep.values().filter(|&&d| d).count(), PER_PHASE);
+    let idx = pack_files(&dest)[0].with_extension("idx");
+    let listing = git(&dest, &["verify-pack", "-v", idx.to_str().expect("utf-8")]);
+    let across = listing
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() == 7 && f[1] == "tree")
+        .filter(|f| match (deep.get(f[0]), deep.get(f[6])) {
+            (Some(target), Some(base)) => target != base,
+            _ => false,
+        })
+        .count();
+    assert!(across >= 1, "no delta of d across heights:\n{listing}");
+}
