@@ -15,7 +15,8 @@ compression) and their compressed size:
   - by type and name: the base has the object's name hash (same-name: the
     same path, with the default version 2 hash) or not;
   - by type and window position of the base (0 = the newest slot) in the
-    buckets 0, 1, 2-3, 4-9, 10-49, 50-249, 250+.
+    buckets 0, 1, 2-3, 4-9, 10-49, 50-249, 250+, and "outside the chunk"
+    (SOURCE's base, offered to the search from an earlier chunk).
 """
 import csv
 import sys
@@ -25,6 +26,9 @@ BUCKETS = [(0, 0), (1, 1), (2, 3), (4, 9), (10, 49), (50, 249), (250, None)]
 
 
 def bucket(distance):
+    if distance == "outside":
+        return "outside the chunk"
+    distance = int(distance)
     for low, high in BUCKETS:
         if high is None:
             return f"{low}+"
@@ -50,7 +54,7 @@ def main(path):
             rows = [
                 ("source", source),
                 ("name", line["name"]),
-                ("window position", bucket(int(line["distance"]))),
+                ("window position", bucket(line["distance"])),
             ]
             for table, row in rows:
                 for k in (kind, "all"):

@@ -5,7 +5,8 @@
 //!
 //! Columns: the object's SHA-1, its type, its size, the delta's size and
 //! compressed size, the base's distance from the newest slot of the window
-//! (0: the newest), whether the base is SOURCE's delta base of the object
+//! (0: the newest; `outside`: SOURCE's base, offered to the search from
+//! outside the chunk), whether the base is SOURCE's delta base of the object
 //! (`source`), another object while SOURCE has one (`other`) or SOURCE
 //! stores the object whole (`none`), how far SOURCE's base sat in the
 //! window when the object was searched (`-`: not in it), and whether the
@@ -27,6 +28,7 @@ use crate::convert::ConvertError;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::write::piece_search::Searched;
 use crate::durable::{self, TempFiles};
+use crate::pack::write::NOT_IN_WINDOW;
 
 /// The open log.
 pub struct CandidateLog {
@@ -85,15 +87,19 @@ impl CandidateLog {
         } else {
             "other-name"
         };
+        // SOURCE's base offered from outside the chunk sat in no window.
+        let distance = match found.distance {
+            NOT_IN_WINDOW => "outside".to_owned(),
+            distance => distance.to_string(),
+        };
         let kind = table
             .kind(at)
             .map_or_else(|| "?".to_owned(), |k| k.to_string());
         let line = format!(
-            "{}\t{kind}\t{}\t{}\t{zlib}\t{}\t{base}\t{source_distance}\t{same}\n",
+            "{}\t{kind}\t{}\t{}\t{zlib}\t{distance}\t{base}\t{source_distance}\t{same}\n",
             table.sha1(at),
             table.size(at),
             found.delta.len(),
-            found.distance,
         );
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         out.write_all(line.as_bytes())

@@ -642,15 +642,7 @@ mod tests {
         // Object 100 (the first version) is outside the chunk, its chain
         // 7 long; the chunk holds versions 1 to 3.
         let outside_base = &bodies[0];
-        let objects: Vec<Searchable> = (1..4u32)
-            .map(|at| Searchable {
-                at,
-                kind: ObjectKind::Blob,
-                fixed: None,
-                source_base: None,
-                size: 0,
-            })
-            .collect();
+        let objects = &objects(4)[1..];
         let given = |k: usize| {
             let delta = encode_delta(outside_base, &bodies[k + 1], usize::MAX).expect("no limit");
             Some(Found {
@@ -662,7 +654,7 @@ mod tests {
         };
         let outside: Vec<Option<Found>> = (0..3).map(given).collect();
         let search = ChunkSearch {
-            objects: &objects,
+            objects,
             pieces: std::iter::once(0..3).collect(),
             opts: opts(10, 50),
             outside: &outside,

@@ -4,10 +4,10 @@
 //! and the search is offered that base, whose chain is known.
 
 use std::collections::HashMap;
-use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::support::git::{git, git_with_input};
+use crate::support::git::git;
+use crate::support::history::{Change, imported_changes};
 use crate::support::rehash::{rehash_convert_ok, rehash_verify_ok};
 use crate::support::repo_files::pack_files;
 use crate::support::scratch::scratch_dir;
@@ -21,46 +21,23 @@ const PER_PHASE: usize = 80;
 /// that its pairing is git's: the larger versions of `d` (height 1) first,
 /// the smaller ones (height 3) deltas of them.
 fn source() -> PathBuf {
-    let repo = scratch_dir("cross-wave").join("src.git");
-    git(
-        Path::new("."),
-        &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
-    );
-    let mut stream = String::new();
     let file = |n: usize, c: usize| format!("file {n} of d, edit {c}\n{}\n", "x".repeat(40));
-    for c in 0..2 * PER_PHASE {
-        writeln!(stream, "commit refs/heads/main").unwrap();
-        writeln!(
-            stream,
-            "committer C <c@example.invalid> {} +0000",
-            1_700_000_000 + c
-        )
-        .unwrap();
-        stream.push_str("data 7\ncommit\n");
-        let mut put = |path: String, body: String| {
-            write!(
-                stream,
-                "M 100644 inline {path}\ndata {}\n{body}\n",
-                body.len()
-            )
-            .unwrap();
-        };
-        if c == 0 {
-            for n in 0..100 {
-                put(format!("d/f{n:03}"), file(n, 0));
-            }
-        } else if c == PER_PHASE {
-            put("d/x/y/z".into(), "deep\n".into());
-            for n in 50..100 {
-                writeln!(stream, "D d/f{n:03}").unwrap();
-            }
-        } else {
-            let n = c % if c < PER_PHASE { 100 } else { 50 };
-            put(format!("d/f{n:03}"), file(n, c));
-        }
-        stream.push('\n');
-    }
-    git_with_input(&repo, &["fast-import", "--quiet"], stream.as_bytes());
+    let put = |n: usize, c: usize| Change::Put(format!("d/f{n:03}"), file(n, c));
+    let commits: Vec<(String, Vec<Change>)> = (0..2 * PER_PHASE)
+        .map(|c| {
+            let changes = if c == 0 {
+                (0..100).map(|n| put(n, 0)).collect()
+            } else if c == PER_PHASE {
+                let deep = Change::Put("d/x/y/z".into(), "deep\n".into());
+                let gone = (50..100).map(|n| Change::Delete(format!("d/f{n:03}")));
+                std::iter::once(deep).chain(gone).collect()
+            } else {
+                vec![put(c % if c < PER_PHASE { 100 } else { 50 }, c)]
+            };
+            ("commit\n".to_string(), changes)
+        })
+        .collect();
+    let repo = imported_changes("cross-wave", &commits);
     git(&repo, &["repack", "-adfq"]);
     repo
 }

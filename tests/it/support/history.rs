@@ -62,6 +62,27 @@ pub type Imported = (String, Vec<(String, String)>);
 /// A bare repository `label/src.git` whose `main` has one commit per
 /// entry of `commits` (one second apart, through fast-import).
 pub fn imported_commits(label: &str, commits: &[Imported]) -> std::path::PathBuf {
+    let changes: Vec<(String, Vec<Change>)> = commits
+        .iter()
+        .map(|(message, files)| {
+            let puts = files
+                .iter()
+                .map(|(path, body)| Change::Put(path.clone(), body.clone()));
+            (message.clone(), puts.collect())
+        })
+        .collect();
+    imported_changes(label, &changes)
+}
+
+/// What one commit of [`imported_changes`] does to a file.
+pub enum Change {
+    /// Writes (path, body).
+    Put(String, String),
+    Delete(String),
+}
+
+/// [`imported_commits`], whose commits may also delete files.
+pub fn imported_changes(label: &str, commits: &[(String, Vec<Change>)]) -> std::path::PathBuf {
     use std::fmt::Write as _;
     let repo = super::scratch::scratch_dir(label).join("src.git");
     git(
@@ -69,7 +90,7 @@ pub fn imported_commits(label: &str, commits: &[Imported]) -> std::path::PathBuf
         &["init", "-q", "--bare", repo.to_str().expect("utf-8")],
     );
     let mut stream = String::new();
-    for (c, (message, files)) in commits.iter().enumerate() {
+    for (c, (message, changes)) in commits.iter().enumerate() {
         writeln!(stream, "commit refs/heads/main").unwrap();
         writeln!(
             stream,
@@ -78,12 +99,15 @@ pub fn imported_commits(label: &str, commits: &[Imported]) -> std::path::PathBuf
         )
         .unwrap();
         write!(stream, "data {}\n{message}", message.len()).unwrap();
-        for (path, body) in files {
-            write!(
-                stream,
-                "M 100644 inline {path}\ndata {}\n{body}\n",
-                body.len()
-            )
+        for change in changes {
+            match change {
+                Change::Put(path, body) => write!(
+                    stream,
+                    "M 100644 inline {path}\ndata {}\n{body}\n",
+                    body.len()
+                ),
+                Change::Delete(path) => writeln!(stream, "D {path}"),
+            }
             .unwrap();
         }
         stream.push('\n');
