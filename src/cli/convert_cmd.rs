@@ -40,7 +40,7 @@ pub struct ConvertArgs {
     compression: u32,
     /// Delta search: how many objects before each one, in git's order (by
     /// path, then size), it may take as its base (as git repack -f
-    /// --window). It is diffed against the 8 nearest and the 24 of the
+    /// --window). It is diffed against the 8 nearest and the 16 of the
     /// others that resemble it most. 0: no search, keep the source packs'
     /// pairing (fast, as large as the source pack).
     #[arg(long, default_value_t = ConvertOptions::DEFAULT_WINDOW as u64, value_parser = clap::value_parser!(u64).range(0..=10000))]

@@ -54,14 +54,14 @@ pub struct DeltaOptions {
 impl DeltaOptions {
     /// The tries of the default search: the 8 newest objects of the
     /// window, where most bases of a full search are found (the previous
-    /// version of the file, the base the object before chose), and the 24
+    /// version of the file, the base the object before chose), and the 16
     /// others that resemble the target most. Measured against trying all
     /// 250 (`--try-every-base`) and git's own deep repack in
     /// docs/performance.md: more resembling tries buy little size for
     /// their time, fewer lose trees and blobs whose best base is far.
     pub const RANKED: Tries = Tries::Ranked {
         newest: 8,
-        resembling: 24,
+        resembling: 16,
     };
 
     pub fn window_options(self) -> WindowOptions {
