@@ -69,7 +69,8 @@ def main(path):
         for kind in order:
             rows = sorted(r for (t, k, r) in sums if t == table and k == kind)
             if table == "window position":
-                rows.sort(key=lambda r: int(r.split("-")[0].rstrip("+")))
+                # Window positions in order, then the bases from outside.
+                rows.sort(key=lambda r: int(r.split("-")[0].rstrip("+")) if r[0].isdigit() else 1 << 30)
             count = sum(sums[(table, kind, r)][0] for r in rows)
             for row in rows:
                 n, saved, zlib = sums[(table, kind, row)]
