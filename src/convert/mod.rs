@@ -54,6 +54,9 @@ pub use resume::JOURNAL_FORMAT;
 pub use resume::stop_points::StopPoints;
 pub use scan::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 pub use write::chunking::chunks_within;
+/// For the resume tests: the chain lengths a resumed run reads back.
+#[doc(hidden)]
+pub use write::output_depths::written_depths;
 
 use crate::hash::HashKind;
 use crate::idmap::IdMap;

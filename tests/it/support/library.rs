@@ -3,7 +3,7 @@
 //! import from here, so that when the library's modules move only these
 //! paths change.
 
-pub use git_rehash::convert::{ConvertOptions, convert, surrogate_for};
+pub use git_rehash::convert::{ConvertOptions, convert, surrogate_for, written_depths};
 pub use git_rehash::fuzzing;
 pub use git_rehash::hash::{HashKind, ObjectId};
 pub use git_rehash::idmap::{IdMap, MapRow};

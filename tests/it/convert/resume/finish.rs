@@ -3,6 +3,7 @@
 //! and DEST gets a commit-graph and a reachability bitmap. Incremental runs
 //! add one pack each; `git-rehash repack` folds them into one again.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -11,6 +12,7 @@ use super::{
     make_source, snapshot,
 };
 use crate::support::git::{git, git_output, git_with_input};
+use crate::support::library::{IdMap, map_path, written_depths};
 use crate::support::rehash::{rehash_command, rehash_export_text, rehash_verify_ok, run_ok};
 use crate::support::repo_files::{dir_names, pack_files};
 use crate::support::scratch::scratch_dir;
@@ -167,6 +169,45 @@ fn a_run_killed_while_writing_and_resumed_writes_the_same_pack() {
             assert_eq!(pack_names(&dest), pack, "{args:?}, killed at {spec}");
             assert_eq!(rehash_export_text(&dest), rehash_export_text(&reference));
         }
+    }
+}
+
+/// What a resumed run reads back from an interrupted run's segments, the
+/// chain length of each tree, commit and tag written, is the chain length
+/// of that object in the pack the run ends with (which is the pack of an
+/// uninterrupted run).
+#[test]
+fn the_chain_lengths_read_back_from_segments_are_those_of_the_pack() {
+    let source = make_source("finish-resume-depths");
+    let dest = scratch_dir("finish-resume-depths").join("dest.git");
+    let out = convert_with(&source, &dest, "8", "2")
+        .env("GIT_REHASH_TEST_KILL_AT", "committed:12")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.code().is_none(),
+        "the kill did not fire: {out:?}"
+    );
+    let map = IdMap::open_read_only(&map_path(&dest)).unwrap();
+    let read_back = written_depths(&dest, &map).unwrap();
+    drop(map);
+    assert!(
+        read_back.values().any(|&depth| depth > 0),
+        "no delta among {} objects read back",
+        read_back.len()
+    );
+    run_ok(&mut convert_with(&source, &dest, "8", "2"));
+    let idx = pack_files(&dest)[0].with_extension("idx");
+    let listing = git(&dest, &["verify-pack", "-v", idx.to_str().expect("utf-8")]);
+    let in_pack: HashMap<String, u32> = listing
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .filter(|f| f.len() >= 5 && ["tree", "commit", "tag"].contains(&f[1]))
+        .map(|f| (f[0].to_string(), f.get(5).map_or(0, |d| d.parse().unwrap())))
+        .collect();
+    for (name, depth) in &read_back {
+        let hex: String = name.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(in_pack.get(&hex), Some(depth), "{hex}");
     }
 }
 
