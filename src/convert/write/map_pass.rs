@@ -54,7 +54,7 @@ use crate::convert::write::reach_record::{ReachRecorder, Reached};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
-use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, tree_delta};
+use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
 use crate::translate::{TranslateOptions, translate_object};
 use crate::zlib::deflate;
 
@@ -658,20 +658,15 @@ impl ChunkContext<'_> {
         let Some(base) = pass.pairs.base(at) else {
             return Ok(None);
         };
-        let usable = table.kind(base) == table.kind(at)
-            && !table.is_shared(base)
-            && (pass.bases_from_earlier_runs || table.is_planned(base))
+        let usable = pass.may_be_base(at, base)
             && !self.position.contains_key(&base)
             && self.unnamed.is_named(table, base);
-        let max_depth = pass.deltas.depth;
-        let Some(base_depth) = pass.depths.get(base).filter(|&d| usable && d < max_depth) else {
+        let opts = pass.deltas.window_options();
+        let Some(base_depth) = pass.depths.get(base).filter(|&d| usable && d < opts.depth) else {
             return Ok(None);
         };
-        // git's first limit (`try_delta`), before any delta is known.
         let target = &self.chunk[k].body;
-        let max_size = (target.len() / 2).saturating_sub(HashKind::Sha256.raw_len())
-            * (max_depth - base_depth) as usize
-            / max_depth as usize;
+        let max_size = first_limit(target.len(), base_depth, opts);
         let delta = if self.chunk[k].kind == ObjectKind::Tree {
             let mut source = Vec::new();
             read_cache::read(pass.inventory, table, base, &mut source)?;

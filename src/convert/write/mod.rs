@@ -73,12 +73,6 @@ pub fn write_objects(
     // Objects of a finished conversion are in a pack that is served as it
     // is; the segments of an unfinished one are folded with this run's.
     let bases_from_earlier_runs = map.folded_packs()?.is_empty();
-    let depths = OutputDepths::new(table.len());
-    if opts.window > 0 && table.indices().any(|at| table.is_carried(at)) {
-        depths.set_carried(table, &written_depths(dest, &map)?);
-    }
-    let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
-    let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped]);
     let deltas = DeltaOptions {
         window: opts.window,
         depth: opts.depth,
@@ -88,6 +82,12 @@ pub fn write_objects(
             false => DeltaOptions::RANKED,
         },
     };
+    let depths = OutputDepths::new(table.len());
+    if deltas.searching() && table.indices().any(|at| table.is_carried(at)) {
+        depths.set_carried(table, &written_depths(dest, &map)?);
+    }
+    let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
+    let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped]);
     progress.start("writing objects", Some(new_blobs + new_mapped));
     // Where each source pack's entries start, for both passes.
     let layouts = inventory

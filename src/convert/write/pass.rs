@@ -36,16 +36,22 @@ pub struct Pass<'a> {
 
 impl Pass<'_> {
     /// The base object `at` keeps from SOURCE's pairing, if it keeps one:
-    /// a base of its own kind, that may be named in this run's output (the
-    /// shared pool's objects never: DEST's pack does not hold them), and
-    /// not where `--depth` cuts the chain.
+    /// a base [`Pass::may_be_base`] allows, and not where `--depth` cuts
+    /// the chain.
     pub fn source_base(&self, at: u32) -> Option<u32> {
         let base = self.pairs.base(at)?;
-        let allowed = !self.table.is_shared(base)
-            && (self.bases_from_earlier_runs || self.table.is_planned(base));
         let kept = self.pairs.output_depth(at, self.deltas.depth) != 0;
-        (self.deltas.reuse && allowed && kept && self.table.kind(base) == self.table.kind(at))
-            .then_some(base)
+        (self.deltas.reuse && kept && self.may_be_base(at, base)).then_some(base)
+    }
+
+    /// Whether object `base` may be the delta base of object `at` in this
+    /// run's output: of the same kind, and one DEST's pack may hold (the
+    /// shared pool's objects never are; an earlier run's only while its
+    /// segments await the same finish step as this run's).
+    pub fn may_be_base(&self, at: u32, base: u32) -> bool {
+        self.table.kind(base) == self.table.kind(at)
+            && !self.table.is_shared(base)
+            && (self.bases_from_earlier_runs || self.table.is_planned(base))
     }
 
     /// SOURCE's delta base of object `at`, for the candidate log (whether

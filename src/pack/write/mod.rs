@@ -49,7 +49,7 @@ pub use sketch::Sketch;
 pub use tree_delta::tree_delta;
 pub use window::{
     Choice, Found, MIN_SIZE as WINDOW_MIN_SIZE, NOT_IN_WINDOW, Tries, Window, WindowObject,
-    WindowOptions, search as window_search,
+    WindowOptions, first_limit, search as window_search,
 };
 
 /// Why a pack, index or reverse index could not be written.

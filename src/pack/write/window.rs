@@ -476,6 +476,15 @@ pub fn sorted(objects: &[WindowObject]) -> Vec<u32> {
     order
 }
 
+/// git's first bound in `try_delta`, before any delta of the target is
+/// known: half the target's `target_len` bytes less one object name,
+/// scaled by the room a base whose chain is `base_depth` long leaves
+/// under `--depth` (which must exceed `base_depth`).
+pub fn first_limit(target_len: usize, base_depth: u32, opts: WindowOptions) -> usize {
+    (target_len / 2).saturating_sub(opts.id_len) * (opts.depth - base_depth) as usize
+        / opts.depth as usize
+}
+
 /// git's `try_delta`: the longest delta of `target` against `slot` worth
 /// keeping, given the `best` one so far; `None` if none can be.
 fn size_limit<B: AsRef<[u8]>>(
@@ -489,14 +498,15 @@ fn size_limit<B: AsRef<[u8]>>(
     }
     let trg_size = target.len() as u64;
     let src_size = slot.len as u64;
-    let (max_size, ref_depth) = match best {
-        None => ((trg_size / 2).saturating_sub(opts.id_len as u64), 1),
+    let max_size = match best {
+        None => first_limit(target.len(), slot.depth, opts) as u64,
         // At most as long as the delta we have (equal only if shallower,
-        // see `beats`).
-        Some(found) => (found.delta.len() as u64, found.depth),
+        // see `beats`), scaled by the room each chain leaves.
+        Some(found) => {
+            found.delta.len() as u64 * u64::from(opts.depth - slot.depth)
+                / u64::from(opts.depth - found.depth.min(opts.depth) + 1)
+        }
     };
-    let max_size = max_size * u64::from(opts.depth - slot.depth)
-        / u64::from(opts.depth - ref_depth.min(opts.depth) + 1);
     if max_size == 0 {
         return None;
     }
