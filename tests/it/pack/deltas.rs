@@ -20,7 +20,7 @@ use crate::support::rehash::{
     rehash_command, rehash_convert_ok, rehash_export_map, rehash_verify_ok, run_ok,
 };
 use crate::support::repo_files::{
-    OBJ_OFS_DELTA, OBJ_REF_DELTA, PackEntry, pack_entries, pack_files,
+    OBJ_OFS_DELTA, OBJ_REF_DELTA, PackEntry, listed_objects, pack_entries, pack_files,
 };
 use crate::support::scratch::scratch_dir;
 
@@ -104,22 +104,12 @@ fn verify_packs(git_dir: &Path) -> Packs {
     let mut out = Packs::default();
     for pack in pack_files(git_dir) {
         out.bytes += std::fs::metadata(&pack).expect("pack").len();
-        let idx = pack.with_extension("idx");
-        let listing = git(
-            git_dir,
-            &["verify-pack", "-v", idx.to_str().expect("utf-8")],
-        );
-        for line in listing.lines() {
-            let f: Vec<&str> = line.split_whitespace().collect();
-            // "<id> <type> <size> <size-in-pack> <offset> [<depth> <base>]"
-            if f.len() == 7 && matches!(f[0].len(), 40 | 64) {
-                *out.deltas.entry(f[1].to_owned()).or_default() += 1;
-            }
-            if let Some(rest) = line.strip_prefix("chain length = ") {
-                let n: usize = rest.split(':').next().unwrap().trim().parse().unwrap();
-                out.longest_chain = out.longest_chain.max(n);
-            }
+    }
+    for object in listed_objects(git_dir) {
+        if object.base.is_some() {
+            *out.deltas.entry(object.kind).or_default() += 1;
         }
+        out.longest_chain = out.longest_chain.max(object.depth as usize);
     }
     out
 }

@@ -78,6 +78,46 @@ pub fn pack_files(git_dir: &Path) -> Vec<PathBuf> {
     packs
 }
 
+/// One object as `git verify-pack -v` lists it: `<id> <type> <size>
+/// <size-in-pack> <offset> [<depth> <base>]`.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    pub id: String,
+    pub kind: String,
+    /// The entry's inflated size: the object's, or its delta's.
+    pub size: u64,
+    /// The length of its delta chain: 0 for a whole object.
+    pub depth: u32,
+    pub base: Option<String>,
+}
+
+/// Every object `git verify-pack -v` lists in the packs of `git_dir`.
+pub fn listed_objects(git_dir: &Path) -> Vec<Listed> {
+    let mut out = Vec::new();
+    for pack in pack_files(git_dir) {
+        let idx = pack.with_extension("idx");
+        let listing = git(
+            git_dir,
+            &["verify-pack", "-v", idx.to_str().expect("utf-8")],
+        );
+        for line in listing.lines() {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // The summary lines after the objects start with words.
+            if !matches!(f.len(), 5 | 7) || !matches!(f[0].len(), 40 | 64) {
+                continue;
+            }
+            out.push(Listed {
+                id: f[0].to_owned(),
+                kind: f[1].to_owned(),
+                size: f[2].parse().expect("a size"),
+                depth: f.get(5).map_or(0, |d| d.parse().expect("a depth")),
+                base: f.get(6).map(|b| (*b).to_owned()),
+            });
+        }
+    }
+    out
+}
+
 /// Ids of the loose objects of a repository (`objects/xx/yyyy...`).
 pub fn loose_objects(git_dir: &Path) -> Vec<String> {
     let mut ids = Vec::new();

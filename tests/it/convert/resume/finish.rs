@@ -14,7 +14,7 @@ use super::{
 use crate::support::git::{git, git_output, git_with_input};
 use crate::support::library::{IdMap, map_path, written_depths};
 use crate::support::rehash::{rehash_command, rehash_export_text, rehash_verify_ok, run_ok};
-use crate::support::repo_files::{dir_names, pack_files};
+use crate::support::repo_files::{dir_names, listed_objects, pack_files};
 use crate::support::scratch::scratch_dir;
 use crate::support::serving::assert_same_as_read_from_the_pack;
 
@@ -197,13 +197,10 @@ fn the_chain_lengths_read_back_from_segments_are_those_of_the_pack() {
         read_back.len()
     );
     run_ok(&mut convert_with(&source, &dest, "8", "2"));
-    let idx = pack_files(&dest)[0].with_extension("idx");
-    let listing = git(&dest, &["verify-pack", "-v", idx.to_str().expect("utf-8")]);
-    let in_pack: HashMap<String, u32> = listing
-        .lines()
-        .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .filter(|f| f.len() >= 5 && ["tree", "commit", "tag"].contains(&f[1]))
-        .map(|f| (f[0].to_string(), f.get(5).map_or(0, |d| d.parse().unwrap())))
+    let in_pack: HashMap<String, u32> = listed_objects(&dest)
+        .into_iter()
+        .filter(|o| ["tree", "commit", "tag"].contains(&o.kind.as_str()))
+        .map(|o| (o.id, o.depth))
         .collect();
     for (name, depth) in &read_back {
         let hex: String = name.iter().map(|b| format!("{b:02x}")).collect();
