@@ -15,6 +15,7 @@
 //!   into a SHA-1 mirror.
 //! - `fuzzing`: entry points for the fuzz targets in `fuzz/` (hidden).
 
+pub mod bytes;
 pub mod convert;
 pub mod durable;
 pub mod export;

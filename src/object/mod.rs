@@ -8,9 +8,11 @@ mod kind;
 mod naming;
 mod references;
 mod tree_mode;
+mod tree_spans;
 
 pub use header::{HeaderError, object_header, parse_object_header};
 pub use kind::ObjectKind;
 pub use naming::{Sha1Collision, object_id, sha1_object_id, sha256_object_id};
 pub use references::*;
 pub use tree_mode::TreeMode;
+pub use tree_spans::{Entry, SharedEntries, entry_at, tree_order};

@@ -27,6 +27,12 @@ pub type SharedExternalBase<'a> = dyn Fn(&ObjectId) -> Option<(ObjectKind, Vec<u
 /// The per-object callback of [`Pack::traverse`]:
 /// `(index_in_idx, offset, kind, body)`.
 pub type Visit<'a, E> = dyn Fn(u32, u64, ObjectKind, &[u8]) -> Result<(), E> + Sync + 'a;
+/// [`Visit`] that also sees the delta base the object was just rebuilt on:
+/// `(index_in_idx, offset, kind, body, base)`, `base` being the base's
+/// index in the idx, offset and body (`None` for a base entry, and for a
+/// REF_DELTA whose base is outside the pack).
+pub type VisitOnBase<'a, E> =
+    dyn Fn(u32, u64, ObjectKind, &[u8], Option<(u32, u64, &[u8])>) -> Result<(), E> + Sync + 'a;
 
 /// Nested parallel fan-outs before a subtree is walked sequentially.
 const MAX_FAN_DEPTH: u32 = 32;
@@ -58,7 +64,7 @@ impl Forest<'_> {
 struct Walker<'a, E> {
     pack: &'a Pack,
     forest: &'a Forest<'a>,
-    visit: &'a Visit<'a, E>,
+    visit: &'a VisitOnBase<'a, E>,
     max_fan_depth: u32,
 }
 
@@ -133,6 +139,8 @@ impl Pack {
         visit: &Visit<'_, E>,
     ) -> Result<(), E> {
         let plan = self.plan_traversal(BatchLimits::WHOLE_PACK)?;
+        let visit: &VisitOnBase<'_, E> =
+            &|index, offset, kind, body, _| visit(index, offset, kind, body);
         (0..plan.batch_count())
             .try_for_each(|b| self.traverse_batch_limited(&plan, b, external, visit, MAX_FAN_DEPTH))
     }
@@ -148,6 +156,8 @@ impl Pack {
     ) -> Result<(), E> {
         let plan = self.plan_traversal(BatchLimits::WHOLE_PACK)?;
         let forest = &plan.forest;
+        let visit: &VisitOnBase<'_, E> =
+            &|index, offset, kind, body, _| visit(index, offset, kind, body);
         let walker = Walker {
             pack: self,
             forest,
@@ -230,7 +240,7 @@ impl Pack {
         plan: &TraversalPlan,
         batch: usize,
         external: &SharedExternalBase<'_>,
-        visit: &Visit<'_, E>,
+        visit: &VisitOnBase<'_, E>,
         max_fan_depth: u32,
     ) -> Result<(), E> {
         let forest = &plan.forest;
@@ -257,7 +267,7 @@ impl Pack {
         plan: &TraversalPlan,
         batches: &[usize],
         external: &SharedExternalBase<'_>,
-        visit: &Visit<'_, E>,
+        visit: &VisitOnBase<'_, E>,
         batch_done: &(dyn Fn(usize) -> Result<(), E> + Sync),
     ) -> Result<(), E> {
         let walker = Walker {
@@ -302,8 +312,8 @@ impl Pack {
             };
             let mut body = Vec::new();
             self.data.inflate(&entry, &mut body)?;
-            walker.emit(pos, kind, &body)?;
-            return walker.descend(kind, &body, forest.children_of(pos), 0);
+            walker.emit(pos, kind, &body, None)?;
+            return walker.descend(kind, &body, Some(pos), forest.children_of(pos), 0);
         }
         let (base_id, kids) = &forest.external[unit - forest.roots.len()];
         let Some((kind, body)) = external(base_id) else {
@@ -314,7 +324,7 @@ impl Pack {
                 base: *base_id,
             }));
         };
-        walker.descend(kind, &body, kids, 0)
+        walker.descend(kind, &body, None, kids, 0)
     }
 
     /// Links every entry to its base and checks every entry is reachable
@@ -421,9 +431,25 @@ impl Pack {
 }
 
 impl<E: From<PackError> + Send> Walker<'_, E> {
-    fn emit(&self, pos: u32, kind: ObjectKind, body: &[u8]) -> Result<(), E> {
+    /// Visits `pos`, rebuilt on `base` (position and body) if a delta.
+    fn emit(
+        &self,
+        pos: u32,
+        kind: ObjectKind,
+        body: &[u8],
+        base: Option<(u32, &[u8])>,
+    ) -> Result<(), E> {
         let (offset, index) = self.forest.nodes[pos as usize];
-        (self.visit)(index, offset, kind, body)
+        let base = base.map(|(at, body)| {
+            let (offset, index) = self.forest.nodes[at as usize];
+            (index, offset, body)
+        });
+        (self.visit)(index, offset, kind, body, base)
+    }
+
+    /// `base` as [`Self::emit`] takes it: `None` for an external base.
+    fn base_of(at: Option<u32>, body: &[u8]) -> Option<(u32, &[u8])> {
+        at.map(|at| (at, body))
     }
 
     /// Resolves the delta at `pos` against `base`.
@@ -440,47 +466,64 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
         Ok(body)
     }
 
-    /// Resolves the subtrees under `kids`, whose base is `base`.
+    /// Resolves the subtrees under `kids`, whose base is `base` (at
+    /// position `base_at`, `None` outside the pack).
     fn descend(
         &self,
         kind: ObjectKind,
         base: &[u8],
+        base_at: Option<u32>,
         kids: &[u32],
         fan_depth: u32,
     ) -> Result<(), E> {
         match kids {
             [] => Ok(()),
-            _ if fan_depth >= self.max_fan_depth => self.walk(kind, base, kids),
-            [only] => self.follow(kind, base, *only, fan_depth),
+            _ if fan_depth >= self.max_fan_depth => self.walk(kind, base, base_at, kids),
+            [only] => self.follow(kind, base, base_at, *only, fan_depth),
             _ => kids
                 .par_iter()
-                .try_for_each(|&pos| self.follow(kind, base, pos, fan_depth + 1)),
+                .try_for_each(|&pos| self.follow(kind, base, base_at, pos, fan_depth + 1)),
         }
     }
 
     /// Resolves `pos` and follows single-child links in a loop, handing
     /// over to `descend` at the first fork.
-    fn follow(&self, kind: ObjectKind, base: &[u8], pos: u32, fan_depth: u32) -> Result<(), E> {
+    fn follow(
+        &self,
+        kind: ObjectKind,
+        base: &[u8],
+        base_at: Option<u32>,
+        pos: u32,
+        fan_depth: u32,
+    ) -> Result<(), E> {
         let mut delta = Vec::new();
         let mut body = self.resolve(base, pos, &mut delta)?;
-        self.emit(pos, kind, &body)?;
+        self.emit(pos, kind, &body, Self::base_of(base_at, base))?;
         let mut pos = pos;
         loop {
             match self.forest.children_of(pos) {
                 [] => return Ok(()),
                 [only] => {
-                    body = self.resolve(&body, *only, &mut delta)?;
+                    let next = self.resolve(&body, *only, &mut delta)?;
+                    self.emit(*only, kind, &next, Some((pos, &body)))?;
+                    body = next;
                     pos = *only;
-                    self.emit(pos, kind, &body)?;
                 }
-                kids => return self.descend(kind, &body, kids, fan_depth),
+                kids => return self.descend(kind, &body, Some(pos), kids, fan_depth),
             }
         }
     }
 
     /// Sequential depth-first walk with an explicit stack of bodies.
-    fn walk(&self, kind: ObjectKind, base: &[u8], kids: &[u32]) -> Result<(), E> {
+    fn walk(
+        &self,
+        kind: ObjectKind,
+        base: &[u8],
+        base_at: Option<u32>,
+        kids: &[u32],
+    ) -> Result<(), E> {
         struct Frame<'f> {
+            pos: u32,
             body: Vec<u8>,
             kids: &'f [u32],
             next: usize,
@@ -489,8 +532,9 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
         let mut stack: Vec<Frame<'_>> = Vec::new();
         for &pos in kids {
             let body = self.resolve(base, pos, &mut delta)?;
-            self.emit(pos, kind, &body)?;
+            self.emit(pos, kind, &body, Self::base_of(base_at, base))?;
             stack.push(Frame {
+                pos,
                 body,
                 kids: self.forest.children_of(pos),
                 next: 0,
@@ -503,11 +547,12 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
                 top.next += 1;
                 let parent = stack.last().expect("just looked at it");
                 let body = self.resolve(&parent.body, child, &mut delta)?;
+                self.emit(child, kind, &body, Some((parent.pos, &parent.body)))?;
                 if parent.next == parent.kids.len() {
                     stack.pop(); // last child: the parent body is no longer needed
                 }
-                self.emit(child, kind, &body)?;
                 stack.push(Frame {
+                    pos: child,
                     body,
                     kids: self.forest.children_of(child),
                     next: 0,
@@ -525,6 +570,31 @@ mod tests {
     use crate::object::sha1_object_id;
     use crate::test_git::git;
     use std::sync::Mutex;
+
+    /// The base a visit names is the entry's own delta base, with its
+    /// body (of the same kind); a base entry names none.
+    fn assert_rebuilt_on(
+        pack: &Pack,
+        offset: u64,
+        kind: ObjectKind,
+        base: Option<(u32, u64, &[u8])>,
+    ) {
+        let entry = pack.data.entry_at(offset).unwrap();
+        if let Some((index, _, body)) = base {
+            assert_eq!(sha1_object_id(kind, body).unwrap(), pack.idx.oid_at(index));
+        }
+        match (entry.kind, base) {
+            (EntryKind::Base(_), None) => {}
+            (EntryKind::OfsDelta { base_offset }, Some((_, at, _))) => assert_eq!(base_offset, at),
+            (EntryKind::RefDelta { base_id }, Some((index, _, _))) => {
+                assert_eq!(base_id, pack.idx.oid_at(index))
+            }
+            (kind, base) => panic!(
+                "{kind:?} at {offset} visited with base {:?}",
+                base.map(|b| b.0)
+            ),
+        }
+    }
 
     #[test]
     fn every_fan_out_limit_visits_each_object_once() {
@@ -567,8 +637,9 @@ mod tests {
                         &plan,
                         b,
                         &|_| None,
-                        &|i, offset, kind, body| {
+                        &|i, offset, kind, body, base| {
                             assert_eq!(sha1_object_id(kind, body).unwrap(), pack.idx.oid_at(i));
+                            assert_rebuilt_on(&pack, offset, kind, base);
                             seen.lock().unwrap()[i as usize] += 1;
                             in_batch.lock().unwrap().push((i, offset));
                             Ok(())
@@ -599,8 +670,9 @@ mod tests {
                     &plan,
                     &chosen,
                     &|_| None,
-                    &|i, _, kind, body| {
+                    &|i, offset, kind, body, base| {
                         assert_eq!(sha1_object_id(kind, body).unwrap(), pack.idx.oid_at(i));
+                        assert_rebuilt_on(&pack, offset, kind, base);
                         assert!(!done.lock().unwrap().contains(&plan.batch_of(i)));
                         seen.lock().unwrap()[i as usize] += 1;
                         Ok(())

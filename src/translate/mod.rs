@@ -23,7 +23,7 @@ mod test_support;
 pub use commit::translate_commit;
 pub use error::TranslateError;
 pub use tag::translate_tag;
-pub use tree::translate_tree;
+pub use tree::{translate_tree, translate_tree_by};
 
 use std::sync::LazyLock;
 
@@ -94,6 +94,23 @@ static WELL_KNOWN: LazyLock<[[ObjectId; 3]; 2]> = LazyLock::new(|| {
     [HashKind::Sha1, HashKind::Sha256].map(|k| [k.null_id(), k.empty_tree(), k.empty_blob()])
 });
 
+/// The `to` id of `id` when it is one of the ids git knows without a
+/// table (the all-zero id, the empty tree and blob).
+#[inline]
+pub fn well_known_id(id: &ObjectId, from: HashKind, to: HashKind) -> Option<ObjectId> {
+    let known = |kind: HashKind| match kind {
+        HashKind::Sha1 => &WELL_KNOWN[0],
+        HashKind::Sha256 => &WELL_KNOWN[1],
+    };
+    // Every tree entry comes through here: the first byte rules out the
+    // three well-known ids before any whole-id compare (a memcmp call).
+    let first = id.as_bytes()[0];
+    known(from)
+        .iter()
+        .position(|w| w.as_bytes()[0] == first && w == id)
+        .map(|i| known(to)[i])
+}
+
 /// Maps `id` (a `from` id) to its `to` id. The all-zero id and the empty
 /// tree and blob are answered here: git seeds those pairs in memory and never
 /// stores them, so a map built from real objects does not know them.
@@ -104,18 +121,8 @@ fn map_id(
     from: HashKind,
     to: HashKind,
 ) -> Result<Option<ObjectId>, TranslateError> {
-    let known = |kind: HashKind| match kind {
-        HashKind::Sha1 => &WELL_KNOWN[0],
-        HashKind::Sha256 => &WELL_KNOWN[1],
-    };
-    // Every tree entry comes through here: the first byte rules out the
-    // three well-known ids before any whole-id compare (a memcmp call).
-    let first = id.as_bytes()[0];
-    if let Some(i) = known(from)
-        .iter()
-        .position(|w| w.as_bytes()[0] == first && w == id)
-    {
-        return Ok(Some(known(to)[i]));
+    if let Some(known) = well_known_id(id, from, to) {
+        return Ok(Some(known));
     }
     match map.map_id(id) {
         Some(mapped) if mapped.kind() != to => Err(TranslateError::MappedKindMismatch {

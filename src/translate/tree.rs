@@ -3,8 +3,8 @@
 //! included) goes through the map, malformed entries are refused.
 
 use super::{IdMapper, TranslateError, map_id};
-use crate::hash::HashKind;
-use crate::object::tree_entries;
+use crate::hash::{HashKind, ObjectId};
+use crate::object::{TreeEntry, tree_entries};
 
 /// Translates a tree body into `out` (cleared first).
 pub fn translate_tree(
@@ -14,6 +14,23 @@ pub fn translate_tree(
     map: &dyn IdMapper,
     out: &mut Vec<u8>,
 ) -> Result<(), TranslateError> {
+    translate_tree_by(body, from, to, out, |entry| {
+        map_id(map, &entry.id, from, to)
+    })
+}
+
+/// [`translate_tree`] with each entry's id mapped by `map_entry`, which
+/// sees the whole entry (a caller that also records what each entry
+/// names does it in the same lookup). `map_entry` must answer as
+/// [`translate_tree`]'s mapping would, well-known ids first
+/// ([`super::well_known_id`]).
+pub fn translate_tree_by(
+    body: &[u8],
+    from: HashKind,
+    to: HashKind,
+    out: &mut Vec<u8>,
+    mut map_entry: impl FnMut(&TreeEntry<'_>) -> Result<Option<ObjectId>, TranslateError>,
+) -> Result<(), TranslateError> {
     out.clear();
     // Every entry grows or shrinks by the same amount; reserve once.
     let per_entry = to.raw_len() as isize - from.raw_len() as isize;
@@ -21,12 +38,11 @@ pub fn translate_tree(
     out.reserve(estimate.max(0) as usize);
     for entry in tree_entries(body, from) {
         let entry = entry?;
-        let mapped =
-            map_id(map, &entry.id, from, to)?.ok_or_else(|| TranslateError::UnmappedTreeEntry {
-                id: entry.id,
-                name: String::from_utf8_lossy(entry.name).into_owned(),
-                mode: String::from_utf8_lossy(entry.mode).into_owned(),
-            })?;
+        let mapped = map_entry(&entry)?.ok_or_else(|| TranslateError::UnmappedTreeEntry {
+            id: entry.id,
+            name: String::from_utf8_lossy(entry.name).into_owned(),
+            mode: String::from_utf8_lossy(entry.mode).into_owned(),
+        })?;
         out.extend_from_slice(entry.head);
         out.extend_from_slice(mapped.as_bytes());
     }

@@ -121,6 +121,36 @@ impl RecentLookups<'_> {
         Some(found)
     }
 
+    /// The table index of `id` and its SHA-256 name if it has one yet: a
+    /// lookup that serves both a translation and a record of what an
+    /// object reaches.
+    #[inline]
+    pub fn find_named(&mut self, id: &[u8; 20]) -> Option<(u32, Option<[u8; 32]>)> {
+        let at = slot_of(id);
+        let slot = &self.memo.slots[at];
+        if slot.index != u32::MAX && slot.sha1 == *id {
+            if slot.named {
+                return Some((slot.index, Some(slot.sha256)));
+            }
+        } else {
+            let found = self.table.find(id)?;
+            self.memo.slots[at] = Slot {
+                sha1: *id,
+                index: found,
+                ..EMPTY
+            };
+        }
+        let slot = &mut self.memo.slots[at];
+        match self.table.sha256(slot.index) {
+            Some(ObjectId::Sha256(name)) => {
+                slot.sha256 = name;
+                slot.named = true;
+                Some((slot.index, Some(name)))
+            }
+            _ => Some((slot.index, None)),
+        }
+    }
+
     /// [`ObjectTable::map_sha1`], remembered once the object is named.
     #[inline]
     pub fn map_sha1(&mut self, id: &ObjectId) -> Option<ObjectId> {

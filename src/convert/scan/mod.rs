@@ -14,6 +14,7 @@ mod collision_tests;
 mod findings;
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 use rayon::prelude::*;
@@ -27,9 +28,12 @@ use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
-use crate::object::{ObjectKind, ReferenceRole, TreeMode, for_each_reference, tree_entries};
+use crate::object::{
+    ObjectKind, ReferenceRole, SharedEntries, TreeMode, for_each_reference, tree_entries,
+};
 use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::BatchLimits;
+use crate::pack::write::NameHashVersion;
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_commit};
 
@@ -157,24 +161,34 @@ struct Scanner<'a> {
     opts: TranslateOptions,
     hooks: &'a StopPoints,
     progress: &'a dyn Progress,
+    /// Set once a reference was found missing: from then on no tree takes
+    /// its base's word for its entries (`record`).
+    missing_seen: AtomicBool,
 }
 
 impl Scanner<'_> {
     /// Stops on Ctrl-C, checks the object's name (read from `file`), then
-    /// records it in `sink`.
+    /// records it in `sink`. `base` is the body of the tree a tree was
+    /// just rebuilt on, when that tree was recorded before it (by this run
+    /// or, restored from the checkpoint, by an earlier one).
     fn take(
         &self,
         sink: &Sink,
         at: u32,
         kind: ObjectKind,
         body: &[u8],
+        base: Option<(u32, &[u8])>,
         file: impl Fn() -> String,
     ) -> Result<(), ConvertError> {
         if self.hooks.interrupted() {
             return Err(ConvertError::Interrupted);
         }
         check_name(&self.table.sha1(at), kind, body, file)?;
-        record(self.table, sink, at, kind, body, self.opts)?;
+        let base = base.filter(|_| !self.missing_seen.load(Ordering::Acquire));
+        let missing = record(self.table, sink, at, kind, body, base, self.opts)?;
+        if missing {
+            self.missing_seen.store(true, Ordering::Release);
+        }
         self.progress.advance(1);
         Ok(())
     }
@@ -228,6 +242,7 @@ pub fn scan(
             opts,
             hooks,
             progress,
+            missing_seen: AtomicBool::new(false),
         };
         for (pack_no, pack) in inventory.packs.iter().enumerate() {
             let new = &mut new_in[pack_no];
@@ -242,7 +257,9 @@ pub fn scan(
                     batch.par_iter().try_for_each(|&at| {
                         let mut body = Vec::new();
                         let kind = read_cache::read(inventory, table_ref, at, &mut body)?;
-                        scanner.take(&sink, at, kind, &body, || pack_path.display().to_string())
+                        scanner.take(&sink, at, kind, &body, None, || {
+                            pack_path.display().to_string()
+                        })
                     })?;
                     batches.finish(&sink)?;
                 }
@@ -279,13 +296,24 @@ pub fn scan(
                 &plan,
                 &todo,
                 &external,
-                &|index, offset, kind, body| {
+                &|index, offset, kind, body, base| {
                     let at = table_index(index);
                     if !wanted(at, offset) {
                         return Ok(());
                     }
+                    // The base was recorded first: here, just before, or
+                    // by the run whose checkpoint restored it.
+                    let base = base.filter(|_| kind == ObjectKind::Tree).and_then(
+                        |(index, offset, body)| {
+                            let base = table_index(index);
+                            let restored = table_ref.is_planned(base) && done[base as usize];
+                            (restored || wanted(base, offset)).then_some((base, body))
+                        },
+                    );
                     let sink = &sinks[plan.batch_of(index)];
-                    scanner.take(sink, at, kind, body, || pack_path.display().to_string())
+                    scanner.take(sink, at, kind, body, base, || {
+                        pack_path.display().to_string()
+                    })
                 },
                 &|b| {
                     finisher
@@ -306,7 +334,7 @@ pub fn scan(
                     };
                     let (kind, body) =
                         loose::read_loose(&inventory.object_dirs[dir as usize], &id)?;
-                    scanner.take(&sink, at, kind, &body, || {
+                    scanner.take(&sink, at, kind, &body, None, || {
                         inventory.loose_path(dir, &id).display().to_string()
                     })
                 })?;
@@ -447,8 +475,9 @@ fn record(
     at: u32,
     kind: ObjectKind,
     body: &[u8],
+    base: Option<(u32, &[u8])>,
     opts: TranslateOptions,
-) -> Result<(), ConvertError> {
+) -> Result<bool, ConvertError> {
     let sha256 = (kind == ObjectKind::Blob).then(|| match sha256_object_id(kind, body) {
         ObjectId::Sha256(raw) => raw,
         ObjectId::Sha1(_) => unreachable!("sha256_object_id returns SHA-256 ids"),
@@ -461,7 +490,7 @@ fn record(
     };
     if kind == ObjectKind::Blob {
         taken(&mut sink.part());
-        return Ok(());
+        return Ok(false);
     }
     let holder = table.sha1(at);
     if opts.strict_headers && kind == ObjectKind::Commit {
@@ -500,10 +529,31 @@ fn record(
         }),
     };
     if kind == ObjectKind::Tree {
+        // An entry of the base tree, byte for byte, was found when the base
+        // was recorded, and noted with a note no larger than this tree's
+        // (the same under name hash version 1; under version 2 a note
+        // leads with the naming tree's table index, and the table keeps
+        // the smallest): such a file entry asks nothing of the table.
+        // Directories still give their edges; nothing is skipped once a
+        // reference was missing.
+        let id_len = HashKind::Sha1.raw_len();
+        let mut shared = base
+            .filter(|&(base_at, _)| match table.name_hash_version() {
+                NameHashVersion::V1 => true,
+                NameHashVersion::V2 => base_at < at,
+            })
+            .map(|(_, base)| SharedEntries::new(base, body, id_len));
         table.with_recent(|recent| {
             for entry in tree_entries(body, HashKind::Sha1) {
                 let entry = entry.map_err(bad)?;
-                let gitlink = TreeMode::parse(entry.mode).is_gitlink();
+                let mode = TreeMode::parse(entry.mode);
+                if let Some(shared) = shared.as_mut().filter(|_| mode.is_blob()) {
+                    let start = entry.head.as_ptr() as usize - body.as_ptr() as usize;
+                    if shared.contains(start, start + entry.head.len() + id_len) {
+                        continue;
+                    }
+                }
+                let gitlink = mode.is_gitlink();
                 let role = ReferenceRole::TreeEntry { gitlink };
                 // Regular-file and symlink modes name blobs: no ordering edge needed.
                 let name = entry.name;
@@ -513,7 +563,7 @@ fn record(
                     }
                     ObjectId::Sha256(_) => None,
                 };
-                if TreeMode::parse(entry.mode).is_blob() && found.is_some() {
+                if mode.is_blob() && found.is_some() {
                     continue;
                 }
                 note(entry.id, role, Some(name));
@@ -524,6 +574,7 @@ fn record(
         for_each_reference(kind, body, HashKind::Sha1, |id, role| note(id, role, None))
             .map_err(bad)?;
     }
+    let missed = !missing.is_empty();
     let mut part = sink.part();
     taken(&mut part);
     part.records.edges.extend(edges);
@@ -531,7 +582,7 @@ fn record(
     part.records.gitlinks.extend(gitlinks);
     part.records.mergetags.extend(mergetags);
     part.records.names.extend(names);
-    Ok(())
+    Ok(missed)
 }
 
 /// Under `--strict-headers`, a commit with a header field git does not know

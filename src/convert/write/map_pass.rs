@@ -51,6 +51,7 @@ use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{self, ChunkSearch, Searchable, Searched};
 use crate::convert::write::reach_record::{ReachRecorder, Reached};
+use crate::convert::write::tree_translation::translate_tree_reaching;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
@@ -345,8 +346,8 @@ fn prepare_chunk(
                 .collect::<Result<_, _>>()?;
             let mut named_in_order = Vec::with_capacity(objects.len());
             for (&at, (kind, body)) in objects.iter().zip(sources) {
-                let (out, notes) = translated(table, at, kind, &body, opts)?;
-                let n = named(table, at, kind, body, out, notes);
+                let translation = translated(table, at, kind, &body, opts)?;
+                let n = named(at, kind, body, translation);
                 name_unless_carried(table, &n);
                 named_in_order.push(n);
             }
@@ -530,19 +531,12 @@ fn name_one(
 ) -> Result<Named, ConvertError> {
     let mut source = Vec::new();
     let kind = read_cache::read(inventory, table, at, &mut source)?;
-    let (body, notes) = translated(table, at, kind, &source, opts)?;
-    Ok(named(table, at, kind, source, body, notes))
+    let translation = translated(table, at, kind, &source, opts)?;
+    Ok(named(at, kind, source, translation))
 }
 
-fn named(
-    table: &ObjectTable,
-    at: u32,
-    kind: ObjectKind,
-    mut source: Vec<u8>,
-    body: Vec<u8>,
-    notes: crate::translate::TranslateNotes,
-) -> Named {
-    let reach = Reached::of(table, kind, &source);
+fn named(at: u32, kind: ObjectKind, mut source: Vec<u8>, translation: Translation) -> Named {
+    let Translation { body, notes, reach } = translation;
     if kind != ObjectKind::Tree {
         source = Vec::new();
     }
@@ -672,7 +666,7 @@ impl ChunkContext<'_> {
             read_cache::read(pass.inventory, table, base, &mut source)?;
             self.tree_delta(k, &source, max_size)
         } else {
-            let (_, base_out, _) = read_translated(pass.inventory, table, base, pass.translate)?;
+            let base_out = read_translated(pass.inventory, table, base, pass.translate)?;
             encode_delta(&base_out, target, max_size)
         };
         Ok(delta.map(|delta| Found {
@@ -739,8 +733,7 @@ impl ChunkContext<'_> {
                 self.tree_delta(k, &base, max_size)
             }
             None => {
-                let (_, base_out, _) =
-                    read_translated(inventory, table, base_at, self.pass.translate)?;
+                let base_out = read_translated(inventory, table, base_at, self.pass.translate)?;
                 encode_delta(&base_out, target, max_size)
             }
         };
@@ -760,17 +753,25 @@ impl ChunkContext<'_> {
     }
 }
 
-/// Object `at` of the source, translated to its SHA-256 form.
+/// Object `at` of the source, a commit or tag (a delta base), translated
+/// to its SHA-256 form.
 fn read_translated(
     inventory: &Inventory,
     table: &ObjectTable,
     at: u32,
     opts: TranslateOptions,
-) -> Result<(ObjectKind, Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
+) -> Result<Vec<u8>, ConvertError> {
     let mut body = Vec::new();
     let kind = read_cache::read(inventory, table, at, &mut body)?;
-    let (out, notes) = translated(table, at, kind, &body, opts)?;
-    Ok((kind, out, notes))
+    Ok(translated(table, at, kind, &body, opts)?.body)
+}
+
+/// An object's SHA-256 form, what its translation noted, and what it
+/// reaches.
+struct Translation {
+    body: Vec<u8>,
+    notes: crate::translate::TranslateNotes,
+    reach: Option<Reached>,
 }
 
 /// The SHA-256 form of source object `at`, whose bytes are `body`.
@@ -780,8 +781,21 @@ fn translated(
     kind: ObjectKind,
     body: &[u8],
     opts: TranslateOptions,
-) -> Result<(Vec<u8>, crate::translate::TranslateNotes), ConvertError> {
+) -> Result<Translation, ConvertError> {
     let mut out = Vec::with_capacity(body.len() + body.len() / 2);
+    let refused = |source| CorruptInput::Translate {
+        id: table.sha1(at),
+        kind,
+        source,
+    };
+    if kind == ObjectKind::Tree {
+        let reach = translate_tree_reaching(table, body, &mut out).map_err(refused)?;
+        return Ok(Translation {
+            body: out,
+            notes: Default::default(),
+            reach,
+        });
+    }
     // Only the commits the plan marked may keep a mergetag verbatim: any
     // other unmapped mergetag is an error, not a silent copy.
     let opts = TranslateOptions {
@@ -802,12 +816,12 @@ fn translated(
                 &mut out,
             )
         })
-        .map_err(|source| CorruptInput::Translate {
-            id: table.sha1(at),
-            kind,
-            source,
-        })?;
-    Ok((out, notes))
+        .map_err(refused)?;
+    Ok(Translation {
+        reach: Reached::of(table, kind, body),
+        body: out,
+        notes,
+    })
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ pub mod output_depths;
 pub mod pass;
 pub mod piece_search;
 pub mod reach_record;
+pub mod tree_translation;
 
 use std::path::{Path, PathBuf};
 

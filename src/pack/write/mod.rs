@@ -24,6 +24,8 @@ mod rev_writer;
 mod sketch;
 #[cfg(test)]
 pub(crate) mod test_rng;
+#[cfg(test)]
+pub(crate) mod test_trees;
 mod tree_delta;
 mod window;
 

@@ -14,8 +14,9 @@
 
 use std::cmp::Ordering;
 
-use super::delta_encode::{common_prefix, push_copies, push_inserts, push_varint};
-use crate::object::find_nul;
+use super::delta_encode::{push_copies, push_inserts, push_varint};
+use crate::bytes::common_prefix;
+use crate::object::{Entry, entry_at, tree_order};
 
 /// A shared `mode SP name NUL` shorter than this goes in as literal bytes:
 /// a copy opcode costs up to 5 bytes, and splitting the literal run costs
@@ -123,27 +124,6 @@ fn leading_entries(body: &[u8], within: usize, id_len: usize) -> (usize, usize) 
     (count.saturating_sub(1), last_start)
 }
 
-/// Where one entry sits in a tree body: `body[start..space]` is the mode,
-/// `body[space + 1..nul]` the name, `body[nul + 1..end]` the id.
-struct Entry {
-    start: usize,
-    space: usize,
-    nul: usize,
-    end: usize,
-}
-
-impl Entry {
-    fn name<'a>(&self, body: &'a [u8]) -> &'a [u8] {
-        &body[self.space + 1..self.nul]
-    }
-
-    /// git's `S_ISDIR` on the octal mode, which decides the implicit `/`
-    /// that directories sort with.
-    fn is_dir(&self, body: &[u8]) -> bool {
-        crate::object::TreeMode::parse(&body[self.start..self.space]).is_tree()
-    }
-}
-
 /// The entries of `body` from offset `pos`, an entry's start, on.
 fn entries(body: &[u8], mut pos: usize, id_len: usize) -> Option<Vec<Entry>> {
     let mut out = Vec::with_capacity((body.len() - pos) / (id_len + 16) + 1);
@@ -153,42 +133,6 @@ fn entries(body: &[u8], mut pos: usize, id_len: usize) -> Option<Vec<Entry>> {
         out.push(entry);
     }
     Some(out)
-}
-
-/// The entry that starts at `pos` and ends within `body`, if one does.
-fn entry_at(body: &[u8], pos: usize, id_len: usize) -> Option<Entry> {
-    // Modes are 5 or 6 digits in practice.
-    let space = match body.get(pos + 5..pos + 7) {
-        Some([b' ', _]) => pos + 5,
-        Some([_, b' ']) => pos + 6,
-        _ => pos + body.get(pos..)?.iter().position(|&b| b == b' ')?,
-    };
-    let nul = space + find_nul(&body[space..])?;
-    let end = nul + 1 + id_len;
-    (end <= body.len()).then_some(Entry {
-        start: pos,
-        space,
-        nul,
-        end,
-    })
-}
-
-/// git's tree order (`base_name_compare`): names compare bytewise, a
-/// directory as if its name ended in `/`. Used only to line the two lists
-/// up; a tree stored out of order costs copies, never correctness.
-fn tree_order(a_body: &[u8], a: &Entry, b_body: &[u8], b: &Entry) -> Ordering {
-    let (an, bn) = (a.name(a_body), b.name(b_body));
-    let common = an.len().min(bn.len());
-    match an[..common].cmp(&bn[..common]) {
-        Ordering::Equal => {}
-        other => return other,
-    }
-    let next = |name: &[u8], e: &Entry, body: &[u8]| match name.get(common) {
-        Some(&c) => c,
-        None if e.is_dir(body) => b'/',
-        None => 0,
-    };
-    next(an, a, a_body).cmp(&next(bn, b, b_body))
 }
 
 /// The delta's opcodes, built front to back over the target: adjacent
@@ -262,29 +206,7 @@ mod tests {
     use crate::pack::write::encode_delta;
 
     use crate::pack::write::test_rng::Rng;
-
-    #[derive(Clone)]
-    struct E {
-        mode: &'static str,
-        name: Vec<u8>,
-        id: u64,
-    }
-
-    /// A tree body with ids derived from `id` (`width` bytes each): the
-    /// SHA-1 form with width 20, its "translation" with width 32.
-    fn body(entries: &[E], width: usize) -> Vec<u8> {
-        let mut out = Vec::new();
-        for e in entries {
-            out.extend_from_slice(e.mode.as_bytes());
-            out.push(b' ');
-            out.extend_from_slice(&e.name);
-            out.push(0);
-            let mut id = e.id.to_le_bytes().repeat(4);
-            id[8] ^= width as u8;
-            out.extend_from_slice(&id[..width]);
-        }
-        out
-    }
+    use crate::pack::write::test_trees::{E, body, edit, random_tree};
 
     fn check(base: &[E], target: &[E]) -> (usize, usize) {
         let (b1, t1) = (body(base, 20), body(target, 20));
@@ -295,51 +217,6 @@ mod tests {
         assert!(out == t2, "delta does not reproduce the SHA-256 target");
         let bytes = encode_delta(&b2, &t2, usize::MAX).expect("no limit").len();
         (delta.len(), bytes)
-    }
-
-    fn random_tree(rng: &mut Rng, n: usize) -> Vec<E> {
-        let mut names: Vec<Vec<u8>> = (0..n)
-            .map(|k| format!("file-{:04}-{}", rng.below(10_000), k % 7).into_bytes())
-            .collect();
-        names.sort();
-        names.dedup();
-        names
-            .into_iter()
-            .map(|name| E {
-                mode: ["100644", "100755", "40000", "120000", "160000"][rng.below(5)],
-                name,
-                id: rng.next(),
-            })
-            .collect()
-    }
-
-    fn edit(rng: &mut Rng, base: &[E], edits: usize) -> Vec<E> {
-        let mut t = base.to_vec();
-        for _ in 0..edits {
-            let at = rng.below(t.len() + 1);
-            match rng.below(4) {
-                0 if at < t.len() => t[at].id = rng.next(),
-                1 if at < t.len() => {
-                    t.remove(at);
-                }
-                2 if at < t.len() && t[at].mode != "40000" => t[at].mode = "100755",
-                _ => {
-                    // Right after an existing name, so the tree stays sorted.
-                    let at = at.min(t.len().saturating_sub(1));
-                    let mut name = t.get(at).map_or(b"zz".to_vec(), |e| e.name.clone());
-                    name.push(b'a' + rng.below(26) as u8);
-                    t.insert(
-                        (at + 1).min(t.len()),
-                        E {
-                            mode: "100644",
-                            name,
-                            id: rng.next(),
-                        },
-                    );
-                }
-            }
-        }
-        t
     }
 
     #[test]
