@@ -40,6 +40,25 @@ fn eight_at_a_time(a: &[u8], b: &[u8]) -> usize {
     i
 }
 
+/// The length of the common suffix of `a` and `b`, eight bytes at a time.
+pub fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_le_bytes(a[n - i - 8..n - i].try_into().expect("8 bytes"))
+            ^ u64::from_le_bytes(b[n - i - 8..n - i].try_into().expect("8 bytes"));
+        if x != 0 {
+            return i + (x.leading_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < n && a[n - i - 1] == b[n - i - 1] {
+        i += 1;
+    }
+    i
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +79,27 @@ mod tests {
                 }
                 let naive = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
                 assert_eq!(common_prefix(&a, &b), naive, "len {len} differ {differ}");
+            }
+        }
+    }
+
+    #[test]
+    fn common_suffix_matches_a_byte_scan() {
+        let a: Vec<u8> = (0..300u32).map(|i| (i * 13 + i / 7) as u8).collect();
+        for len in 0..=a.len() {
+            for differ in (0..len.min(40)).chain([len / 2, len]) {
+                let mut b = a[a.len() - len..].to_vec();
+                if differ < len {
+                    let at = b.len() - 1 - differ;
+                    b[at] ^= 0x80;
+                }
+                let naive = a
+                    .iter()
+                    .rev()
+                    .zip(b.iter().rev())
+                    .take_while(|(x, y)| x == y)
+                    .count();
+                assert_eq!(common_suffix(&a, &b), naive, "len {len} differ {differ}");
             }
         }
     }

@@ -66,6 +66,12 @@ impl DeltaCache {
         }
     }
 
+    /// Whether the cache holds offsets of the pack `owner` names (see
+    /// [`DeltaCache::claim`]).
+    pub fn is_owned_by(&self, owner: u64) -> bool {
+        self.owner == owner
+    }
+
     /// Drops every entry and the bookkeeping's capacity: what a cache
     /// holds after the last pass that reads through it.
     pub fn release(&mut self) {

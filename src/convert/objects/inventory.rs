@@ -135,6 +135,24 @@ impl Inventory {
         }
     }
 
+    /// `f` of the body of object `i` if `cache` holds it, without reading
+    /// anything.
+    pub fn peek<R>(
+        &self,
+        table: &ObjectTable,
+        i: u32,
+        cache: &mut DeltaCache,
+        f: impl FnOnce(&[u8]) -> R,
+    ) -> Option<R> {
+        let Location::Packed { pack, offset } = table.location(i) else {
+            return None;
+        };
+        if !cache.is_owned_by((self.generation << 32) | u64::from(pack)) {
+            return None;
+        }
+        cache.get(offset).map(|(_, body)| f(body))
+    }
+
     /// The file of loose object `id` in object directory number `dir`.
     pub fn loose_path(&self, dir: u32, id: &ObjectId) -> PathBuf {
         loose::loose_path(&self.object_dirs[dir as usize], id)

@@ -81,6 +81,29 @@ pub fn read(
     })
 }
 
+/// `f` of the body of object `at`: from this thread's cache where it is
+/// held (say, the delta base of the object just read), without a copy;
+/// else read into a buffer of its own.
+pub fn with_body<R>(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    at: u32,
+    f: impl FnOnce(&[u8]) -> R,
+) -> Result<R, ConvertError> {
+    let mut f = Some(f);
+    let held = CACHE.with_borrow_mut(|cache| {
+        inventory.peek(table, at, cache, |body| {
+            (f.take().expect("called once"))(body)
+        })
+    });
+    if let Some(done) = held {
+        return Ok(done);
+    }
+    let mut body = Vec::new();
+    read(inventory, table, at, &mut body)?;
+    Ok((f.take().expect("not called yet"))(&body))
+}
+
 /// Empties every worker's cache and the calling thread's, once the passes
 /// that read through them are done, and hands the freed memory back to
 /// the system: the bodies were freed in the arenas of the threads that

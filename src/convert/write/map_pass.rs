@@ -662,9 +662,9 @@ impl ChunkContext<'_> {
         let target = &self.chunk[k].body;
         let max_size = first_limit(target.len(), base_depth, opts);
         let delta = if self.chunk[k].kind == ObjectKind::Tree {
-            let mut source = Vec::new();
-            read_cache::read(pass.inventory, table, base, &mut source)?;
-            self.tree_delta(k, &source, max_size)
+            read_cache::with_body(pass.inventory, table, base, |source| {
+                self.tree_delta(k, source, max_size)
+            })?
         } else {
             let base_out = read_translated(pass.inventory, table, base, pass.translate)?;
             encode_delta(&base_out, target, max_size)
@@ -728,9 +728,9 @@ impl ChunkContext<'_> {
             None if tree => {
                 // The base's SHA-1 form, usually from the cache (the target
                 // was just rebuilt on it): no translation, no byte index.
-                let mut base = Vec::new();
-                read_cache::read(inventory, table, base_at, &mut base)?;
-                self.tree_delta(k, &base, max_size)
+                read_cache::with_body(inventory, table, base_at, |base| {
+                    self.tree_delta(k, base, max_size)
+                })?
             }
             None => {
                 let base_out = read_translated(inventory, table, base_at, self.pass.translate)?;

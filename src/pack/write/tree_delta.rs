@@ -15,7 +15,7 @@
 use std::cmp::Ordering;
 
 use super::delta_encode::{push_copies, push_inserts, push_varint};
-use crate::bytes::common_prefix;
+use crate::bytes::{common_prefix, common_suffix};
 use crate::object::{Entry, entry_at, tree_order};
 
 /// A shared `mode SP name NUL` shorter than this goes in as literal bytes:
@@ -53,6 +53,11 @@ pub fn tree_delta(
     if translated(target_sha1.len(), target.len()) != target_sha256.len() {
         return None;
     }
+    // Likewise the entries wholly inside the common suffix, where the two
+    // lists line up from the end: the walk below stops before them, and
+    // they are one copy after it (the walk would copy each of them, and
+    // adjacent copies merge).
+    let (tail, base_tail) = trailing_entries(base_sha1, &base, target_sha1, &target);
     let mut ops = Ops::new(target_sha256, max_size);
     push_varint(&mut ops.out, translated(base_sha1.len(), base.len()) as u64);
     push_varint(&mut ops.out, target_sha256.len() as u64);
@@ -60,7 +65,7 @@ pub fn tree_delta(
         ops.copy(0, translated(skip_end, 0))?;
     }
     let mut i = 0;
-    for t in &target {
+    for t in &target[..tail] {
         // Skip base entries that sort before this one (deleted).
         while i < base.len() && tree_order(base_sha1, &base[i], target_sha1, t) == Ordering::Less {
             i += 1;
@@ -107,7 +112,40 @@ pub fn tree_delta(
             i += 1;
         }
     }
+    if let Some(&Entry { start, .. }) = target.get(tail) {
+        let base_start = base[base_tail].start;
+        let len = translated(target_sha1.len(), target.len()) - translated(start, tail);
+        ops.copy(translated(base_start, base_tail), len)?;
+    }
     ops.finish()
+}
+
+/// Where the entries both lists end with, byte for byte and at the same
+/// distance from the end of their bodies, begin: (target index, base
+/// index); (`target.len()`, `base.len()`) when there are none.
+fn trailing_entries(
+    base_sha1: &[u8],
+    base: &[Entry],
+    target_sha1: &[u8],
+    target: &[Entry],
+) -> (usize, usize) {
+    let none = (target.len(), base.len());
+    let suffix = common_suffix(base_sha1, target_sha1);
+    // The first target entry that starts inside the suffix, and the base
+    // entry at the same distance from the end, if the base has one there.
+    let tail = target.partition_point(|e| e.start < target_sha1.len() - suffix);
+    let Some(t) = target.get(tail) else {
+        return none;
+    };
+    let from_end = target_sha1.len() - t.start;
+    let Some(want) = base_sha1.len().checked_sub(from_end) else {
+        return none;
+    };
+    match base.binary_search_by_key(&want, |e| e.start) {
+        // The same bytes from there to the end parse into the same entries.
+        Ok(base_tail) if base.len() - base_tail == target.len() - tail => (tail, base_tail),
+        _ => none,
+    }
 }
 
 /// Of the entries of `body` that end within its first `within` bytes, how
