@@ -7,8 +7,10 @@
 //! on those loads. Most entries of a tree version are the entries of the
 //! version before it, and a thread handles the versions of one directory
 //! close together (a delta chain in the scan, a wave in pack order in the
-//! translation), so a small direct-mapped memo, 256 KiB per thread, in the
-//! core's own cache, answers most lookups without touching the table.
+//! translation), so a direct-mapped memo, 1 MiB per thread (a core's L2
+//! cache), answers most lookups without touching the table. On git.git,
+//! 16384 slots took 1 s of CPU off 33 s against 4096 (256 KiB); 65536
+//! gained no more.
 //!
 //! The memo belongs to one table: it is keyed by the table's serial, which
 //! every table gets anew and which changes whenever a SHA-256 name could be
@@ -21,7 +23,7 @@ use crate::convert::objects::table::ObjectTable;
 use crate::hash::ObjectId;
 
 /// Slots in a thread's memo (a power of two).
-const SLOTS: usize = 4096;
+const SLOTS: usize = 16384;
 
 /// One remembered lookup, a cache line wide.
 #[derive(Clone, Copy)]
