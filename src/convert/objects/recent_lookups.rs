@@ -1,9 +1,10 @@
 //! A per-thread memo of the object table's recent lookups.
 //!
-//! Every entry of every tree version is looked up in the table twice (the
-//! scan's edges, the translation's ids), and each lookup of a random id
-//! waits on two or three loads from far memory (the fan-out, the SHA-1
-//! row, the SHA-256 row): `perf annotate` puts ~95% of the lookup's time
+//! Every entry of every tree version is looked up in the table by the
+//! translation (its id and its index, in one lookup), and by the scan
+//! unless the tree's delta base holds the same entry; each lookup of a
+//! random id waits on two or three loads from far memory (the fan-out,
+//! the SHA-1 row, the SHA-256 row): `perf annotate` puts ~95% of the lookup's time
 //! on those loads. Most entries of a tree version are the entries of the
 //! version before it, and a thread handles the versions of one directory
 //! close together (a delta chain in the scan, a wave in pack order in the
