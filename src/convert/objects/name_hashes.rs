@@ -66,6 +66,15 @@ impl NameHashes {
         }
     }
 
+    /// The upper half of [`Self::note_of`], which orders notes first and
+    /// costs no hash under version 2 (the tree's index).
+    pub fn note_upper_of(&self, tree: u32, name: &[u8]) -> u32 {
+        match self.version {
+            NameHashVersion::V1 => pack_name_hash(name),
+            NameHashVersion::V2 => tree,
+        }
+    }
+
     /// Notes that a tree names object `i` (`note` from [`Self::note_of`]);
     /// the smallest note is kept.
     pub fn note(&self, i: u32, note: u64) {

@@ -104,20 +104,23 @@ impl RecentLookups<'_> {
     }
 
     /// [`ObjectTable::find`] and then [`ObjectTable::note_name`] with
-    /// `note`, which is skipped when this thread already gave the object a
-    /// smaller one (the table keeps the smallest).
+    /// `note()`, whose upper half is `upper`; skipped, and `note` not
+    /// called (a name hash), when this thread already gave the object a
+    /// note with a smaller upper half (the table keeps the smallest).
     #[inline]
     pub fn find_and_note(
         &mut self,
         id: &[u8; 20],
-        note: u64,
+        upper: u32,
+        note: impl FnOnce() -> u64,
         noted: &mut Vec<(u32, u64)>,
     ) -> Option<u32> {
         let found = self.find(id)?;
         let slot = &mut self.memo.slots[slot_of(id)];
-        let upper = (note >> 32) as u32;
         if upper <= slot.noted {
             slot.noted = upper;
+            let note = note();
+            debug_assert_eq!((note >> 32) as u32, upper);
             self.table.note_name(found, note);
             noted.push((found, note));
         }

@@ -255,6 +255,11 @@ impl ObjectTable {
         self.names.note_of(tree, name)
     }
 
+    /// The upper half of [`Self::name_note`] ([`NameHashes::note_upper_of`]).
+    pub fn name_note_upper(&self, tree: u32, name: &[u8]) -> u32 {
+        self.names.note_upper_of(tree, name)
+    }
+
     /// Notes that a tree names object `i` ([`NameHashes::note`]).
     pub fn note_name(&self, i: u32, note: u64) {
         self.names.note(i, note);

@@ -559,7 +559,9 @@ fn record(
                 let name = entry.name;
                 let found = match &entry.id {
                     ObjectId::Sha1(raw) => {
-                        recent.find_and_note(raw, table.name_note(at, name), &mut names)
+                        let upper = table.name_note_upper(at, name);
+                        let note = || table.name_note(at, name);
+                        recent.find_and_note(raw, upper, note, &mut names)
                     }
                     ObjectId::Sha256(_) => None,
                 };
