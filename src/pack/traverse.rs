@@ -447,11 +447,6 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
         (self.visit)(index, offset, kind, body, base)
     }
 
-    /// `base` as [`Self::emit`] takes it: `None` for an external base.
-    fn base_of(at: Option<u32>, body: &[u8]) -> Option<(u32, &[u8])> {
-        at.map(|at| (at, body))
-    }
-
     /// Resolves the delta at `pos` against `base`.
     fn resolve(&self, base: &[u8], pos: u32, delta: &mut Vec<u8>) -> Result<Vec<u8>, PackError> {
         let (offset, _) = self.forest.nodes[pos as usize];
@@ -498,7 +493,7 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
     ) -> Result<(), E> {
         let mut delta = Vec::new();
         let mut body = self.resolve(base, pos, &mut delta)?;
-        self.emit(pos, kind, &body, Self::base_of(base_at, base))?;
+        self.emit(pos, kind, &body, base_at.map(|at| (at, base)))?;
         let mut pos = pos;
         loop {
             match self.forest.children_of(pos) {
@@ -532,7 +527,7 @@ impl<E: From<PackError> + Send> Walker<'_, E> {
         let mut stack: Vec<Frame<'_>> = Vec::new();
         for &pos in kids {
             let body = self.resolve(base, pos, &mut delta)?;
-            self.emit(pos, kind, &body, Self::base_of(base_at, base))?;
+            self.emit(pos, kind, &body, base_at.map(|at| (at, base)))?;
             stack.push(Frame {
                 pos,
                 body,

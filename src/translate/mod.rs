@@ -97,7 +97,7 @@ static WELL_KNOWN: LazyLock<[[ObjectId; 3]; 2]> = LazyLock::new(|| {
 /// The `to` id of `id` when it is one of the ids git knows without a
 /// table (the all-zero id, the empty tree and blob).
 #[inline]
-pub fn well_known_id(id: &ObjectId, from: HashKind, to: HashKind) -> Option<ObjectId> {
+fn well_known_id(id: &ObjectId, from: HashKind, to: HashKind) -> Option<ObjectId> {
     let known = |kind: HashKind| match kind {
         HashKind::Sha1 => &WELL_KNOWN[0],
         HashKind::Sha256 => &WELL_KNOWN[1],
@@ -121,10 +121,22 @@ fn map_id(
     from: HashKind,
     to: HashKind,
 ) -> Result<Option<ObjectId>, TranslateError> {
+    map_id_by(id, from, to, || map.map_id(id))
+}
+
+/// [`map_id`] with the pair looked up by `lookup`, which runs only for an
+/// id git does not know without a table.
+#[inline]
+pub fn map_id_by(
+    id: &ObjectId,
+    from: HashKind,
+    to: HashKind,
+    lookup: impl FnOnce() -> Option<ObjectId>,
+) -> Result<Option<ObjectId>, TranslateError> {
     if let Some(known) = well_known_id(id, from, to) {
         return Ok(Some(known));
     }
-    match map.map_id(id) {
+    match lookup() {
         Some(mapped) if mapped.kind() != to => Err(TranslateError::MappedKindMismatch {
             id: *id,
             mapped,

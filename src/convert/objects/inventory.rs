@@ -135,22 +135,21 @@ impl Inventory {
         }
     }
 
-    /// `f` of the body of object `i` if `cache` holds it, without reading
+    /// The body of object `i` if `cache` holds it, without reading
     /// anything.
-    pub fn peek<R>(
+    pub fn cached<'c>(
         &self,
         table: &ObjectTable,
         i: u32,
-        cache: &mut DeltaCache,
-        f: impl FnOnce(&[u8]) -> R,
-    ) -> Option<R> {
+        cache: &'c mut DeltaCache,
+    ) -> Option<&'c [u8]> {
         let Location::Packed { pack, offset } = table.location(i) else {
             return None;
         };
         if !cache.is_owned_by((self.generation << 32) | u64::from(pack)) {
             return None;
         }
-        cache.get(offset).map(|(_, body)| f(body))
+        cache.get(offset).map(|(_, body)| body)
     }
 
     /// The file of loose object `id` in object directory number `dir`.

@@ -71,37 +71,43 @@ pub fn read(
     at: u32,
     body: &mut Vec<u8>,
 ) -> Result<ObjectKind, ConvertError> {
-    CACHE.with_borrow_mut(|cache| {
-        // A thread outlives a conversion (tests run several in one process).
-        let budget = current_thread_budget();
-        if cache.budget() != budget {
-            cache.set_budget(budget);
-        }
-        inventory.read(table, at, cache, body)
-    })
+    CACHE.with_borrow_mut(|cache| read_through(inventory, table, at, cache, body))
 }
 
 /// `f` of the body of object `at`: from this thread's cache where it is
 /// held (say, the delta base of the object just read), without a copy;
-/// else read into a buffer of its own.
+/// else read into a buffer of its own. `f` must not read through the
+/// cache itself.
 pub fn with_body<R>(
     inventory: &Inventory,
     table: &ObjectTable,
     at: u32,
     f: impl FnOnce(&[u8]) -> R,
 ) -> Result<R, ConvertError> {
-    let mut f = Some(f);
-    let held = CACHE.with_borrow_mut(|cache| {
-        inventory.peek(table, at, cache, |body| {
-            (f.take().expect("called once"))(body)
-        })
-    });
-    if let Some(done) = held {
-        return Ok(done);
+    CACHE.with_borrow_mut(|cache| {
+        if let Some(body) = inventory.cached(table, at, cache) {
+            return Ok(f(body));
+        }
+        let mut body = Vec::new();
+        read_through(inventory, table, at, cache, &mut body)?;
+        Ok(f(&body))
+    })
+}
+
+/// [`read`] with this thread's cache in hand.
+fn read_through(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    at: u32,
+    cache: &mut DeltaCache,
+    body: &mut Vec<u8>,
+) -> Result<ObjectKind, ConvertError> {
+    // A thread outlives a conversion (tests run several in one process).
+    let budget = current_thread_budget();
+    if cache.budget() != budget {
+        cache.set_budget(budget);
     }
-    let mut body = Vec::new();
-    read(inventory, table, at, &mut body)?;
-    Ok((f.take().expect("not called yet"))(&body))
+    inventory.read(table, at, cache, body)
 }
 
 /// Empties every worker's cache and the calling thread's, once the passes

@@ -132,48 +132,24 @@ impl RecentLookups<'_> {
     /// object reaches.
     #[inline]
     pub fn find_named(&mut self, id: &[u8; 20]) -> Option<(u32, Option<[u8; 32]>)> {
-        let at = slot_of(id);
-        let slot = &self.memo.slots[at];
-        if slot.index != u32::MAX && slot.sha1 == *id {
-            if slot.named {
-                return Some((slot.index, Some(slot.sha256)));
-            }
-        } else {
-            let found = self.table.find(id)?;
-            self.memo.slots[at] = Slot {
-                sha1: *id,
-                index: found,
-                ..EMPTY
-            };
+        let found = self.find(id)?;
+        let slot = &mut self.memo.slots[slot_of(id)];
+        if !slot.named
+            && let Some(ObjectId::Sha256(name)) = self.table.sha256(found)
+        {
+            slot.sha256 = name;
+            slot.named = true;
         }
-        let slot = &mut self.memo.slots[at];
-        match self.table.sha256(slot.index) {
-            Some(ObjectId::Sha256(name)) => {
-                slot.sha256 = name;
-                slot.named = true;
-                Some((slot.index, Some(name)))
-            }
-            _ => Some((slot.index, None)),
-        }
+        Some((found, slot.named.then_some(slot.sha256)))
     }
 
     /// [`ObjectTable::map_sha1`], remembered once the object is named.
     #[inline]
     pub fn map_sha1(&mut self, id: &ObjectId) -> Option<ObjectId> {
-        if let ObjectId::Sha1(raw) = id {
-            let at = slot_of(raw);
-            let slot = &self.memo.slots[at];
-            if slot.named && slot.sha1 == *raw {
-                return Some(ObjectId::Sha256(slot.sha256));
-            }
-            if let Some(i) = self.find(raw)
-                && let Some(ObjectId::Sha256(name)) = self.table.sha256(i)
-            {
-                let slot = &mut self.memo.slots[at];
-                slot.sha256 = name;
-                slot.named = true;
-                return Some(ObjectId::Sha256(name));
-            }
+        if let ObjectId::Sha1(raw) = id
+            && let Some((_, Some(name))) = self.find_named(raw)
+        {
+            return Some(ObjectId::Sha256(name));
         }
         self.table.map_sha1(id)
     }

@@ -7,7 +7,7 @@
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::write::reach_record::Reached;
 use crate::hash::{HashKind, ObjectId};
-use crate::translate::{TranslateError, translate_tree_by, well_known_id};
+use crate::translate::{TranslateError, map_id_by, translate_tree_by};
 
 /// Translates the SHA-1 tree `body` into `out`, as `translate_tree` with
 /// the table's names does, and returns what it reaches: every entry but
@@ -41,21 +41,10 @@ pub fn translate_tree_reaching(
                     }
                 }
             };
-            if let Some(known) = well_known_id(&entry.id, from, to) {
-                return Ok(Some(known));
-            }
-            let mapped = match name {
-                Some(name) => Some(ObjectId::Sha256(name)),
-                None => recent.map_sha1(&entry.id),
-            };
-            match mapped {
-                Some(mapped) if mapped.kind() != to => Err(TranslateError::MappedKindMismatch {
-                    id: entry.id,
-                    mapped,
-                    expected: to,
-                }),
-                other => Ok(other),
-            }
+            map_id_by(&entry.id, from, to, || {
+                name.map(ObjectId::Sha256)
+                    .or_else(|| recent.map_sha1(&entry.id))
+            })
         })
     })?;
     Ok(complete.then(|| Reached {
