@@ -34,8 +34,11 @@ mod resume;
 mod scan;
 mod segments;
 mod shared_pool;
+mod tag_peel;
 mod write;
 
+use std::collections::BTreeSet;
+use std::path::Path;
 use std::time::Instant;
 
 pub use crate::pack::reach::ReachSummary;
@@ -260,7 +263,9 @@ fn convert_in_pool(
 
     progress.start("writing refs, indexing map, bitmap, commit-graph", None);
     stops.check_interrupt()?;
+    let refs_before = dest_ref_names(&dest.path)?;
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
+    let peel = |id: &crate::hash::ObjectId| tag_peel::peel(&inventory, &table, id);
     // The map's index build (SQLite, mostly one core), the refs (file
     // creation and fdatasync, mostly waiting) and the pack's bitmap and
     // commit-graph (all cores, reading the pack) need nothing of each
@@ -274,6 +279,7 @@ fn convert_in_pool(
                     &dest.path,
                     HashKind::Sha256,
                     &mapper,
+                    &peel,
                     ref_format,
                 )
             },
@@ -313,7 +319,8 @@ fn convert_in_pool(
         outcome.interop.notes_rekeyed = rekeyed;
     }
     stops.kill_point(phase::REFS);
-    outcome.refs_deleted = resume::stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
+    resume::stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
+    outcome.refs_deleted = refs_before.difference(&dest_ref_names(&dest.path)?).count();
     progress.finish();
     outcome.refs_written = refs_done.refs_written;
     outcome.reflog_entries_dropped = refs_done.reflog_entries_dropped;
@@ -343,4 +350,18 @@ fn convert_in_pool(
     dest.publish(&refs_done.head, &config)?;
     outcome.elapsed = started.elapsed();
     Ok(outcome)
+}
+
+/// The names of DEST's refs (none before its first `HEAD`): what a later
+/// run deletes is told by names, since most are entries of `packed-refs`.
+fn dest_ref_names(dest: &Path) -> Result<BTreeSet<String>, ConvertError> {
+    if !dest_layout::head(dest).exists() {
+        return Ok(BTreeSet::new());
+    }
+    let refs = refs::read_source_refs(dest, HashKind::Sha256)?;
+    Ok(refs
+        .effective_refs()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect())
 }

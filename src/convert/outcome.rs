@@ -42,7 +42,7 @@ pub struct ConvertOutcome {
     /// (`--unmapped-mergetags=verbatim`).
     pub verbatim_mergetag_commits: u64,
     pub refs_written: usize,
-    /// Loose ref files removed because SOURCE no longer has them.
+    /// Refs of DEST removed because SOURCE no longer has them.
     pub refs_deleted: usize,
     pub reflog_entries_dropped: usize,
     pub pseudo_refs_dropped: Vec<String>,

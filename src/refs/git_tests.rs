@@ -105,7 +105,14 @@ fn fixture() -> Fixture {
 
 /// The translated refs of `src` written into `dest` as files.
 fn write_files(src: &SourceRefs, dest: &Path, map: IdMap<'_>) -> Result<RefsOutcome, RefsError> {
-    write_translated_refs(src, dest, HashKind::Sha256, map, RefStorage::Files)
+    write_translated_refs(
+        src,
+        dest,
+        HashKind::Sha256,
+        map,
+        &|_| Peeled::Unknown,
+        RefStorage::Files,
+    )
 }
 
 fn mapped_name(name: &str) -> String {
@@ -437,4 +444,79 @@ fn malformed_loose_ref_names_its_file() {
         Err(RefsError::Malformed { path, line, .. }) => assert_eq!((path, line), (bad, 1)),
         other => panic!("{other:?}"),
     }
+}
+
+/// What git says `id` of the fixture's work tree peels to.
+fn git_peel(work: &Path, id: &ObjectId) -> Peeled {
+    let hex = id.to_hex();
+    if git(work, &["cat-file", "-t", &hex]) != "tag" {
+        return Peeled::NotATag;
+    }
+    Peeled::To(sha1(&git(work, &["rev-parse", &format!("{hex}^{{}}")])))
+}
+
+#[test]
+fn loose_refs_git_would_pack_join_packed_refs_with_their_peeled_objects() {
+    let fx = fixture();
+    // Loose annotated tags (one of a tag) and a per-worktree ref, beside
+    // the fixture's loose branches and symbolic ref.
+    git(&fx.work, &["tag", "-a", "v2", "-m", "tag v2", &fx.c3]);
+    git(
+        &fx.work,
+        &["tag", "-a", "v2-nested", "-m", "tag of v2", "v2"],
+    );
+    git(&fx.work, &["update-ref", "refs/bisect/bad", &fx.c2]);
+    let src = read_source_refs(&fx.git_dir, HashKind::Sha1).expect("snapshot");
+    let peel = |id: &ObjectId| git_peel(&fx.work, id);
+    let outcome = write_translated_refs(
+        &src,
+        &fx.dest,
+        HashKind::Sha256,
+        &fake_map,
+        &peel,
+        RefStorage::Files,
+    )
+    .expect("write");
+    std::fs::write(fx.dest.join("HEAD"), &outcome.head).expect("write HEAD");
+
+    let back = read_source_refs(&fx.dest, HashKind::Sha256).expect("parse back");
+    let loose: Vec<&str> = back.loose.iter().map(|r| r.name.as_str()).collect();
+    assert_eq!(loose, ["refs/bisect/bad", "refs/remotes/origin/HEAD"]);
+    let packed = back.packed.as_ref().expect("packed-refs");
+    assert_eq!(packed.header, src.packed.as_ref().expect("src").header);
+    assert!(packed.entries.is_sorted_by(|a, b| a.name < b.name));
+
+    // Every ref names what it named, translated; every annotated tag,
+    // packed before or not, carries the object it finally names.
+    let expected: Vec<EffectiveRef> = src
+        .effective_refs()
+        .into_iter()
+        .map(|(name, target)| {
+            let peeled = match (&target, name.starts_with("refs/bisect/")) {
+                (RefTarget::Direct(id), false) => match git_peel(&fx.work, id) {
+                    Peeled::To(object) => fake_map(&object),
+                    _ => None,
+                },
+                _ => None,
+            };
+            (mapped_name(&name), map_target(&target), peeled)
+        })
+        .collect();
+    let mut expected = expected;
+    expected.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(back.effective_refs_peeled(), expected);
+    assert_eq!(
+        outcome.refs_written,
+        back.loose.len() + packed.entries.len()
+    );
+
+    for name in ["refs/heads/main", "refs/tags/v2", "refs/bisect/bad", "HEAD"] {
+        let src_hex = git(&fx.work, &["rev-parse", name]);
+        assert_eq!(
+            git(&fx.dest, &["rev-parse", name]),
+            mapped_hex(&src_hex),
+            "{name}"
+        );
+    }
+    git(&fx.dest, &["refs", "verify", "--strict"]);
 }

@@ -14,6 +14,7 @@
 mod error;
 mod mapping;
 mod packed;
+mod packing;
 mod pseudo;
 mod publish;
 mod read;
@@ -32,6 +33,7 @@ mod git_tests;
 pub use error::RefsError;
 pub use mapping::IdMap;
 pub use packed::{PackedRef, PackedRefs};
+pub use packing::{PeelMap, Peeled};
 pub use pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
 pub use read::{EffectiveRef, LooseRef, SourceRefs, read_source_refs};
 pub use reflog::{Reflog, ReflogEntry};

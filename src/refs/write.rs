@@ -5,7 +5,8 @@
 //! so an unmapped ref fails the call before a single file is written; then
 //! it is laid out for the backend and published. Files: each file written
 //! together (`publish.rs`: lock file + rename each, two flushes in all);
-//! loose refs stay loose and `packed-refs` keeps its header and order.
+//! the loose refs git would pack join `packed-refs` (`packing.rs`), which
+//! keeps its header and order.
 //! Reftable: one table holding every ref and reflog replaces the stack
 //! (reftable/), beside the `refs/heads` stub and the pseudo-refs git keeps
 //! as files. `HEAD` is returned rather than written: the orchestrator
@@ -15,13 +16,14 @@
 use std::path::{Path, PathBuf};
 
 use super::mapping::{IdMap, Translator};
+use super::packing::{PeelMap, Peeled, merge_packed, packable};
 use super::pseudo::translate_pseudo_ref;
 use super::publish::publish_all;
 use super::read::{LooseRef, SourceRefs};
 use super::reflog::{Reflog, reflog_bytes, translate_reflog};
 use super::reftable::{self, HEAD_STUB, REFS_HEADS_STUB, refs_heads_stub};
 use super::storage::RefStorage;
-use super::{PackedRefs, PseudoRef, RefTarget, RefsError};
+use super::{PackedRef, PackedRefs, PseudoRef, RefTarget, RefsError};
 use crate::hash::{HashKind, ObjectId};
 
 /// Replace refs are named after the object they replace.
@@ -51,16 +53,20 @@ pub struct RefsOutcome {
 /// `refs/replace/<old hex>` is renamed to the translated hex (in the ref
 /// and its reflog alike). Reflog entries and pseudo-refs that cannot be
 /// translated are dropped and counted; any other unmapped id is an error.
+/// In files, the loose refs git would pack go to `packed-refs`, annotated
+/// tags with the object `peel` says they name.
 pub fn write_translated_refs(
     src: &SourceRefs,
     dest_git_dir: &Path,
     to: HashKind,
     map: IdMap<'_>,
+    peel: PeelMap<'_>,
     storage: RefStorage,
 ) -> Result<RefsOutcome, RefsError> {
     let translator = Translator { to, map };
     let mut outcome = RefsOutcome::default();
-    let translated = translate_snapshot(src, &translator, &mut outcome)?;
+    let packing = (storage == RefStorage::Files).then_some(peel);
+    let translated = translate_snapshot(src, &translator, packing, &mut outcome)?;
     outcome.reflog_entries_written = translated.reflogs.iter().map(|l| l.entries.len()).sum();
     let files = match storage {
         RefStorage::Files => {
@@ -114,23 +120,44 @@ pub fn point_refs(
 }
 
 /// `src` with every id (and replace-ref name) translated; what cannot be
-/// translated is dropped and counted in `outcome`, or is an error.
+/// translated is dropped and counted in `outcome`, or is an error. With
+/// `packing`, the loose refs git would pack are moved to `packed`.
 fn translate_snapshot(
     src: &SourceRefs,
     translator: &Translator<'_>,
+    packing: Option<PeelMap<'_>>,
     outcome: &mut RefsOutcome,
 ) -> Result<SourceRefs, RefsError> {
     let head = translate_target("HEAD", &src.head, translator)?;
 
     let mut loose = Vec::with_capacity(src.loose.len());
+    let mut moved = Vec::new();
     for entry in &src.loose {
-        loose.push(LooseRef {
-            name: translate_name(&entry.name, src.hash, translator)?,
-            target: translate_target(&entry.name, &entry.target, translator)?,
-        });
+        let name = translate_name(&entry.name, src.hash, translator)?;
+        let target = translate_target(&entry.name, &entry.target, translator)?;
+        let peeled = match (packing, &entry.target) {
+            (Some(peel), RefTarget::Direct(id)) if packable(&entry.name, &entry.target) => peel(id),
+            _ => Peeled::Unknown,
+        };
+        match (peeled, target) {
+            (Peeled::Unknown, target) | (_, target @ RefTarget::Symbolic(_)) => {
+                loose.push(LooseRef { name, target })
+            }
+            (Peeled::NotATag, RefTarget::Direct(id)) => moved.push(PackedRef {
+                name,
+                id,
+                peeled: None,
+            }),
+            (Peeled::To(object), RefTarget::Direct(id)) => moved.push(PackedRef {
+                peeled: Some(translator.required(&entry.name, &object)?),
+                name,
+                id,
+            }),
+        }
     }
     // Renamed replace refs may now sort differently.
     loose.sort_by(|a, b| a.name.cmp(&b.name));
+    moved.sort_by(|a, b| a.name.cmp(&b.name));
 
     let packed = match &src.packed {
         Some(packed) => {
@@ -158,6 +185,7 @@ fn translate_snapshot(
         }
         None => None,
     };
+    let packed = merge_packed(packed, moved);
 
     let mut reflogs = Vec::with_capacity(src.reflogs.len());
     for log in &src.reflogs {
@@ -266,7 +294,6 @@ fn translate_name(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::refs::PackedRef;
 
     fn sha1(byte: u8) -> ObjectId {
         ObjectId::Sha1([byte; 20])
@@ -314,6 +341,7 @@ mod tests {
             dir.path(),
             HashKind::Sha256,
             &flipping_map,
+            &|_| Peeled::NotATag,
             RefStorage::Files,
         )
         .expect("write");

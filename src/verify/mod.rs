@@ -40,7 +40,7 @@ pub use map_index::{Created, GitlinkPair, MapIndex, Row};
 pub use problem::Problem;
 
 use crate::hash::{HashKind, ObjectId};
-use crate::object::ObjectKind;
+use crate::object::{ObjectKind, peel_tags};
 use crate::progress::Progress;
 use crate::refs::read_source_refs;
 use crate::repo::{SourceRepo, dest_layout};
@@ -187,7 +187,9 @@ fn verify_in_pool(
     let mut source_objects_checked = 0;
     if let Some(source) = &source {
         let source_refs = read_source_refs(&source.git_dir, HashKind::Sha1)?;
-        refs_checked += refs_check::compare_with_source(&source_refs, &dest_refs, &index, &sink);
+        let peel = |id: &ObjectId| peel_tags(id, |object| source.read(object));
+        refs_checked +=
+            refs_check::compare_with_source(&source_refs, &dest_refs, &index, &peel, &sink);
         let ids = source.ids();
         source_objects_checked = ids.len() as u64;
         ids.par_iter().for_each(|id| {

@@ -1,9 +1,11 @@
 //! Ref checks: every ref, peeled value, detached HEAD and reflog entry of
 //! DEST names an object of DEST; with SOURCE, every ref of SOURCE exists in
 //! DEST under its translated name with its translated value, and DEST has
-//! no other refs.
+//! no other refs. A peeled value DEST holds for a ref SOURCE keeps loose
+//! (where git records none) must be the translation of what SOURCE's tag
+//! finally names.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use super::map_index::MapIndex;
 use super::objects::Sink;
@@ -45,11 +47,13 @@ pub fn check_dest_refs(dest: &SourceRefs, index: &MapIndex, sink: &Sink) -> u64 
     checked
 }
 
-/// Compares DEST's refs with SOURCE's, translated through the map.
+/// Compares DEST's refs with SOURCE's, translated through the map;
+/// `peel` gives the object a SOURCE tag finally names.
 pub fn compare_with_source(
     source: &SourceRefs,
     dest: &SourceRefs,
     index: &MapIndex,
+    peel: &dyn Fn(&ObjectId) -> Option<ObjectId>,
     sink: &Sink,
 ) -> u64 {
     let expected_value = |target: &RefTarget| match target {
@@ -68,8 +72,20 @@ pub fn compare_with_source(
     expected.insert("HEAD".into(), expected_value(&source.head));
     // Peeled values as git reads them: a packed entry hidden by a loose
     // ref has none (and a reftable DEST keeps none for it).
+    let dest_peels: HashSet<String> = dest
+        .effective_refs_peeled()
+        .into_iter()
+        .filter(|(_, _, peeled)| peeled.is_some())
+        .map(|(name, _, _)| name)
+        .collect();
     for (name, target, peeled) in source.effective_refs_peeled() {
         let name = dest_name(&name, index);
+        let peeled = peeled.or_else(|| match &target {
+            RefTarget::Direct(id) if dest_peels.contains(&name) => {
+                peel(id).filter(|object| object != id)
+            }
+            _ => None,
+        });
         if let Some(peeled) = peeled {
             let value = expected_value(&RefTarget::Direct(peeled));
             expected.insert(format!("{name} (peeled)"), value);

@@ -14,18 +14,13 @@ use crate::refs::PSEUDO_REFS;
 const KEEP_DIRS: &[&str] = &["refs", "refs/heads", "refs/tags"];
 
 /// Removes the files below `refs/` and `logs/`, `packed-refs` and the
-/// pseudo-refs of `dest` that are not in `written`. Returns how many loose
-/// ref files were removed.
-pub fn prune_stale_refs(dest: &Path, written: &[PathBuf]) -> Result<usize, ConvertError> {
+/// pseudo-refs of `dest` that are not in `written`.
+pub fn prune_stale_refs(dest: &Path, written: &[PathBuf]) -> Result<(), ConvertError> {
     let keep: HashSet<&Path> = written.iter().map(PathBuf::as_path).collect();
-    let mut removed_refs = 0;
     for top in ["refs", "logs"] {
         let root = dest.join(top);
         if root.is_dir() {
-            let removed = prune_dir(dest, &root, &keep)?;
-            if top == "refs" {
-                removed_refs += removed;
-            }
+            prune_dir(dest, &root, &keep)?;
         }
     }
     let mut singles: Vec<PathBuf> = PSEUDO_REFS.iter().map(|name| dest.join(name)).collect();
@@ -35,12 +30,11 @@ pub fn prune_stale_refs(dest: &Path, written: &[PathBuf]) -> Result<usize, Conve
             fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
         }
     }
-    Ok(removed_refs)
+    Ok(())
 }
 
 /// Removes unwanted files below `dir`, then directories left empty.
-fn prune_dir(dest: &Path, dir: &Path, keep: &HashSet<&Path>) -> Result<usize, ConvertError> {
-    let mut removed = 0;
+fn prune_dir(dest: &Path, dir: &Path, keep: &HashSet<&Path>) -> Result<(), ConvertError> {
     for entry in fs::read_dir(dir).map_err(|e| ConvertError::io(dir, e))? {
         let entry = entry.map_err(|e| ConvertError::io(dir, e))?;
         let path = entry.path();
@@ -49,18 +43,14 @@ fn prune_dir(dest: &Path, dir: &Path, keep: &HashSet<&Path>) -> Result<usize, Co
             .map_err(|e| ConvertError::io(&path, e))?
             .is_dir();
         if is_dir {
-            removed += prune_dir(dest, &path, keep)?;
+            prune_dir(dest, &path, keep)?;
             let wanted = KEEP_DIRS.iter().any(|k| dest.join(k) == path);
             if !wanted && crate::convert::dest::is_empty_dir(&path)? {
                 fs::remove_dir(&path).map_err(|e| ConvertError::io(&path, e))?;
             }
         } else if !keep.contains(path.as_path()) {
             fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
-            // A leftover `*.lock` of an interrupted write is not a ref.
-            if path.extension().is_none_or(|e| e != "lock") {
-                removed += 1;
-            }
         }
     }
-    Ok(removed)
+    Ok(())
 }

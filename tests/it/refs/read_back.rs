@@ -1,5 +1,5 @@
-//! The refs of DEST are SOURCE's refs with SHA-256 names, kept as packed
-//! or loose as they were.
+//! The refs of DEST are SOURCE's refs with SHA-256 names, in one
+//! `packed-refs` as `git pack-refs --all` leaves them.
 
 use std::collections::BTreeSet;
 
@@ -32,7 +32,24 @@ fn refs_read_back_identically() {
     let source_replaces = git(&repo.repo_path, &["replace", "-l"]);
     assert_eq!(replaces, translate_ids(&converted.map, &source_replaces));
     assert!(!replaces.is_empty());
-    // packed refs stay packed, loose refs stay loose.
-    assert!(converted.dest.join("packed-refs").is_file());
-    assert!(converted.dest.join("refs/tags/v3.0-loose").is_file());
+    // Loose refs join the packed ones, annotated tags with their peeled
+    // line (what `show-ref -d` reads): only symbolic refs stay files.
+    assert!(!converted.dest.join("refs/tags/v3.0-loose").exists());
+    let loose = |dir: &std::path::Path| {
+        git(dir, &["for-each-ref", "--format=%(refname) %(symref)"])
+            .lines()
+            .filter(|line| !line.ends_with(' '))
+            .map(|line| line.split(' ').next().unwrap_or_default().to_owned())
+            .collect::<BTreeSet<_>>()
+    };
+    for name in loose(&converted.dest) {
+        assert!(converted.dest.join(&name).is_file(), "{name} is symbolic");
+    }
+    let packed = std::fs::read_to_string(converted.dest.join("packed-refs")).unwrap();
+    assert!(packed.contains(" refs/tags/v3.0-loose\n^"), "{packed}");
+    let peeled = |dir: &std::path::Path| git(dir, &["show-ref", "-d", "refs/tags/v3.0-loose"]);
+    assert_eq!(
+        peeled(&converted.dest),
+        translate_ids(&converted.map, &peeled(&repo.repo_path))
+    );
 }
