@@ -65,8 +65,10 @@ const CHUNK: usize = 1024;
 /// Inflated source bytes per chunk. A chunk holds its objects' translated
 /// bodies (a third larger) and their compressed forms while the previous
 /// chunk is appended, so this bounds the pass's memory by a budget instead
-/// of by the size of the repository's largest trees.
-const CHUNK_BYTES: u64 = 16 << 20;
+/// of by the size of the repository's largest trees. On git.git, whose
+/// trees are wide, 16 MiB chunks held 35 MB more at the peak than 4 MiB
+/// ones, for the same CPU time and (with a search) a pack as small.
+const CHUNK_BYTES: u64 = 4 << 20;
 
 /// Counts from the map pass.
 #[derive(Debug, Default)]
