@@ -148,11 +148,21 @@ fn translate_snapshot(
                 id,
                 peeled: None,
             }),
-            (Peeled::To(object), RefTarget::Direct(id)) => moved.push(PackedRef {
-                peeled: Some(translator.required(&entry.name, &object)?),
-                name,
-                id,
-            }),
+            // A tag of an object the map lacks names it anyway (the tag
+            // itself was translated); without a `^` line it stays loose.
+            (Peeled::To(object), RefTarget::Direct(id)) => {
+                match translator.optional(&entry.name, &object)? {
+                    Some(peeled) => moved.push(PackedRef {
+                        name,
+                        id,
+                        peeled: Some(peeled),
+                    }),
+                    None => loose.push(LooseRef {
+                        name,
+                        target: RefTarget::Direct(id),
+                    }),
+                }
+            }
         }
     }
     // Renamed replace refs may now sort differently.
@@ -373,5 +383,70 @@ mod tests {
         let names = written_names(None);
         assert_eq!(names[1], format!("refs/replace/{}", "ee".repeat(32)));
         assert_eq!(names[2], format!("refs/replace/{}", "01".repeat(32)));
+    }
+
+    #[test]
+    fn loose_refs_are_packed_unless_their_peel_is_unknown_or_unmapped() {
+        let loose = |name: &str, target| LooseRef {
+            name: name.into(),
+            target,
+        };
+        let src = SourceRefs {
+            packed: None,
+            loose: vec![
+                loose("refs/heads/c", RefTarget::Direct(sha1(0x33))),
+                loose("refs/heads/sym", RefTarget::Symbolic("refs/heads/c".into())),
+                loose("refs/tags/a", RefTarget::Direct(sha1(0x11))),
+                loose("refs/tags/b", RefTarget::Direct(sha1(0x22))),
+                loose("refs/tags/unknown", RefTarget::Direct(sha1(0x33))),
+            ],
+            ..snapshot(None)
+        };
+        // 0x11 peels to 0x33, 0x22 to an object the map lacks.
+        let peel = |id: &ObjectId| match id.as_bytes()[0] {
+            0x11 => Peeled::To(sha1(0x33)),
+            0x22 => Peeled::To(sha1(0x44)),
+            _ => Peeled::NotATag,
+        };
+        let translator = Translator {
+            to: HashKind::Sha256,
+            map: &flipping_map,
+        };
+        let only_unknown = |id: &ObjectId| match id.as_bytes()[0] {
+            0x33 => Peeled::Unknown,
+            _ => peel(id),
+        };
+        let mut outcome = RefsOutcome::default();
+        let mut translated =
+            translate_snapshot(&src, &translator, Some(&peel), &mut outcome).unwrap();
+        let names = |refs: &SourceRefs| -> Vec<String> {
+            refs.loose.iter().map(|r| r.name.clone()).collect()
+        };
+        assert_eq!(names(&translated), ["refs/heads/sym", "refs/tags/b"]);
+        let packed = translated.packed.take().expect("a packed-refs");
+        assert!(packed.is_sorted());
+        let entry = |name: &str| packed.entries.iter().find(|e| e.name == name).cloned();
+        assert_eq!(
+            entry("refs/tags/a").unwrap().peeled,
+            Some(ObjectId::Sha256([0x33; 32]))
+        );
+        assert_eq!(entry("refs/heads/c").unwrap().peeled, None);
+        assert_eq!(packed.entries.len(), 3);
+
+        let kept =
+            translate_snapshot(&src, &translator, Some(&only_unknown), &mut outcome).unwrap();
+        assert_eq!(
+            names(&kept),
+            [
+                "refs/heads/c",
+                "refs/heads/sym",
+                "refs/tags/b",
+                "refs/tags/unknown"
+            ]
+        );
+        // Without packing (a reftable DEST), every loose ref stays loose.
+        let as_is = translate_snapshot(&src, &translator, None, &mut outcome).unwrap();
+        assert_eq!(as_is.loose.len(), 5);
+        assert!(as_is.packed.is_none());
     }
 }
