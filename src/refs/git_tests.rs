@@ -520,3 +520,40 @@ fn loose_refs_git_would_pack_join_packed_refs_with_their_peeled_objects() {
     }
     git(&fx.dest, &["refs", "verify", "--strict"]);
 }
+
+#[test]
+fn a_reftable_dest_keeps_the_peeled_object_of_loose_tags() {
+    let fx = fixture();
+    git(&fx.work, &["tag", "-a", "v2", "-m", "tag v2", &fx.c3]);
+    let src = read_source_refs(&fx.git_dir, HashKind::Sha1).expect("snapshot");
+    let table_dest = fx.dest.with_file_name("table.git");
+    git(
+        table_dest.parent().expect("a parent"),
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "--object-format=sha256",
+            "--ref-format=reftable",
+            "table.git",
+        ],
+    );
+    let peel = |id: &ObjectId| git_peel(&fx.work, id);
+    write_translated_refs(
+        &src,
+        &table_dest,
+        HashKind::Sha256,
+        &fake_map,
+        &peel,
+        RefStorage::Reftable,
+    )
+    .expect("write");
+    let back = read_source_refs(&table_dest, HashKind::Sha256).expect("parse back");
+    let v2 = back
+        .effective_refs_peeled()
+        .into_iter()
+        .find(|(name, _, _)| name == "refs/tags/v2")
+        .expect("v2");
+    assert_eq!(v2.2, fake_map(&sha1(&fx.c3)));
+    git(&table_dest, &["refs", "verify", "--strict"]);
+}

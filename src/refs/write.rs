@@ -53,8 +53,9 @@ pub struct RefsOutcome {
 /// `refs/replace/<old hex>` is renamed to the translated hex (in the ref
 /// and its reflog alike). Reflog entries and pseudo-refs that cannot be
 /// translated are dropped and counted; any other unmapped id is an error.
-/// In files, the loose refs git would pack go to `packed-refs`, annotated
-/// tags with the object `peel` says they name.
+/// The loose refs git would pack go to `packed-refs` (in a reftable, one
+/// table either way), annotated tags with the object `peel` says they
+/// name, which a table keeps beside the tag as git writes it.
 pub fn write_translated_refs(
     src: &SourceRefs,
     dest_git_dir: &Path,
@@ -65,8 +66,7 @@ pub fn write_translated_refs(
 ) -> Result<RefsOutcome, RefsError> {
     let translator = Translator { to, map };
     let mut outcome = RefsOutcome::default();
-    let packing = (storage == RefStorage::Files).then_some(peel);
-    let translated = translate_snapshot(src, &translator, packing, &mut outcome)?;
+    let translated = translate_snapshot(src, &translator, peel, &mut outcome)?;
     outcome.reflog_entries_written = translated.reflogs.iter().map(|l| l.entries.len()).sum();
     let files = match storage {
         RefStorage::Files => {
@@ -120,12 +120,12 @@ pub fn point_refs(
 }
 
 /// `src` with every id (and replace-ref name) translated; what cannot be
-/// translated is dropped and counted in `outcome`, or is an error. With
-/// `packing`, the loose refs git would pack are moved to `packed`.
+/// translated is dropped and counted in `outcome`, or is an error. The
+/// loose refs git would pack, and `peel` can peel, are moved to `packed`.
 fn translate_snapshot(
     src: &SourceRefs,
     translator: &Translator<'_>,
-    packing: Option<PeelMap<'_>>,
+    peel: PeelMap<'_>,
     outcome: &mut RefsOutcome,
 ) -> Result<SourceRefs, RefsError> {
     let head = translate_target("HEAD", &src.head, translator)?;
@@ -135,8 +135,8 @@ fn translate_snapshot(
     for entry in &src.loose {
         let name = translate_name(&entry.name, src.hash, translator)?;
         let target = translate_target(&entry.name, &entry.target, translator)?;
-        let peeled = match (packing, &entry.target) {
-            (Some(peel), RefTarget::Direct(id)) if packable(&entry.name, &entry.target) => peel(id),
+        let peeled = match &entry.target {
+            RefTarget::Direct(id) if packable(&entry.name, &entry.target) => peel(id),
             _ => Peeled::Unknown,
         };
         match (peeled, target) {
@@ -417,8 +417,7 @@ mod tests {
             _ => peel(id),
         };
         let mut outcome = RefsOutcome::default();
-        let mut translated =
-            translate_snapshot(&src, &translator, Some(&peel), &mut outcome).unwrap();
+        let mut translated = translate_snapshot(&src, &translator, &peel, &mut outcome).unwrap();
         let names = |refs: &SourceRefs| -> Vec<String> {
             refs.loose.iter().map(|r| r.name.clone()).collect()
         };
@@ -433,8 +432,7 @@ mod tests {
         assert_eq!(entry("refs/heads/c").unwrap().peeled, None);
         assert_eq!(packed.entries.len(), 3);
 
-        let kept =
-            translate_snapshot(&src, &translator, Some(&only_unknown), &mut outcome).unwrap();
+        let kept = translate_snapshot(&src, &translator, &only_unknown, &mut outcome).unwrap();
         assert_eq!(
             names(&kept),
             [
@@ -444,8 +442,9 @@ mod tests {
                 "refs/tags/unknown"
             ]
         );
-        // Without packing (a reftable DEST), every loose ref stays loose.
-        let as_is = translate_snapshot(&src, &translator, None, &mut outcome).unwrap();
+        // Nothing peeled: every loose ref stays loose.
+        let as_is =
+            translate_snapshot(&src, &translator, &|_| Peeled::Unknown, &mut outcome).unwrap();
         assert_eq!(as_is.loose.len(), 5);
         assert!(as_is.packed.is_none());
     }
