@@ -1,5 +1,5 @@
 //! What a ref's object peels to, read from SOURCE, for the `^` lines of
-//! DEST's `packed-refs`.
+//! DEST's `packed-refs` (or the peeled value of its reftable record).
 //!
 //! The table knows every scanned object's kind, so only annotated tags
 //! are read (a few hundred in a large repository); an object of an

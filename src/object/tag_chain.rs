@@ -39,7 +39,6 @@ mod tests {
     use std::collections::HashMap;
 
     use super::*;
-    use crate::hash::HashKind;
 
     fn id(byte: u8) -> ObjectId {
         ObjectId::Sha1([byte; 20])
@@ -63,7 +62,6 @@ mod tests {
         assert_eq!(peel_tags(&id(3), read), Some(id(1)));
         assert_eq!(peel_tags(&id(4), read), None, "its object is missing");
         assert_eq!(peel_tags(&id(5), read), None, "malformed");
-        assert_eq!(HashKind::Sha1, id(1).kind());
     }
 
     #[test]

@@ -488,7 +488,7 @@ fn loose_refs_git_would_pack_join_packed_refs_with_their_peeled_objects() {
 
     // Every ref names what it named, translated; every annotated tag,
     // packed before or not, carries the object it finally names.
-    let expected: Vec<EffectiveRef> = src
+    let mut expected: Vec<EffectiveRef> = src
         .effective_refs()
         .into_iter()
         .map(|(name, target)| {
@@ -502,7 +502,6 @@ fn loose_refs_git_would_pack_join_packed_refs_with_their_peeled_objects() {
             (mapped_name(&name), map_target(&target), peeled)
         })
         .collect();
-    let mut expected = expected;
     expected.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(back.effective_refs_peeled(), expected);
     assert_eq!(

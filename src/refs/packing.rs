@@ -15,7 +15,7 @@
 
 use std::collections::HashSet;
 
-use super::{PackedRef, PackedRefs, RefTarget};
+use super::{PackedRef, PackedRefs};
 use crate::hash::ObjectId;
 
 /// What the object a ref names peels to.
@@ -39,11 +39,10 @@ const GIT_HEADER: &[u8] = b"# pack-refs with: peeled fully-peeled sorted \n";
 /// Refs of one worktree alone, which git never packs.
 const PER_WORKTREE: [&str; 3] = ["refs/bisect/", "refs/worktree/", "refs/rewritten/"];
 
-/// Whether git would pack the loose ref `name` with value `target`.
-pub(super) fn packable(name: &str, target: &RefTarget) -> bool {
-    matches!(target, RefTarget::Direct(_))
-        && name.starts_with("refs/")
-        && !PER_WORKTREE.iter().any(|p| name.starts_with(p))
+/// Whether git would pack the loose ref `name` when it names an object
+/// (a symbolic ref is never packed).
+pub(super) fn packable(name: &str) -> bool {
+    name.starts_with("refs/") && !PER_WORKTREE.iter().any(|p| name.starts_with(p))
 }
 
 /// `packed` with the translated loose refs `moved` added (sorted by name):
@@ -95,17 +94,14 @@ mod tests {
     }
 
     #[test]
-    fn symbolic_per_worktree_and_root_refs_stay_loose() {
-        let direct = RefTarget::Direct(id(1));
-        assert!(packable("refs/heads/main", &direct));
-        assert!(packable("refs/pull/7/head", &direct));
-        assert!(packable("refs/worktree-heads/wt", &direct));
-        assert!(!packable("refs/bisect/bad", &direct));
-        assert!(!packable("refs/worktree/x", &direct));
-        assert!(!packable("refs/rewritten/onto", &direct));
-        assert!(!packable("HEAD", &direct));
-        let symbolic = RefTarget::Symbolic("refs/heads/main".into());
-        assert!(!packable("refs/remotes/origin/HEAD", &symbolic));
+    fn per_worktree_and_root_refs_stay_loose() {
+        assert!(packable("refs/heads/main"));
+        assert!(packable("refs/pull/7/head"));
+        assert!(packable("refs/worktree-heads/wt"));
+        assert!(!packable("refs/bisect/bad"));
+        assert!(!packable("refs/worktree/x"));
+        assert!(!packable("refs/rewritten/onto"));
+        assert!(!packable("HEAD"));
     }
 
     #[test]

@@ -135,34 +135,24 @@ fn translate_snapshot(
     for entry in &src.loose {
         let name = translate_name(&entry.name, src.hash, translator)?;
         let target = translate_target(&entry.name, &entry.target, translator)?;
-        let peeled = match &entry.target {
-            RefTarget::Direct(id) if packable(&entry.name, &entry.target) => peel(id),
-            _ => Peeled::Unknown,
-        };
-        match (peeled, target) {
-            (Peeled::Unknown, target) | (_, target @ RefTarget::Symbolic(_)) => {
-                loose.push(LooseRef { name, target })
-            }
-            (Peeled::NotATag, RefTarget::Direct(id)) => moved.push(PackedRef {
-                name,
-                id,
-                peeled: None,
-            }),
-            // A tag of an object the map lacks names it anyway (the tag
-            // itself was translated); without a `^` line it stays loose.
-            (Peeled::To(object), RefTarget::Direct(id)) => {
-                match translator.optional(&entry.name, &object)? {
-                    Some(peeled) => moved.push(PackedRef {
-                        name,
-                        id,
-                        peeled: Some(peeled),
-                    }),
-                    None => loose.push(LooseRef {
-                        name,
-                        target: RefTarget::Direct(id),
-                    }),
+        // The packed form of a ref that names an object: its id and, for
+        // an annotated tag, the object it finally names. None: it stays
+        // loose (symbolic, per-worktree, or a peel not known or not mapped).
+        let packed_form = match (&entry.target, &target) {
+            (RefTarget::Direct(source), &RefTarget::Direct(id)) if packable(&entry.name) => {
+                match peel(source) {
+                    Peeled::NotATag => Some((id, None)),
+                    Peeled::To(object) => translator
+                        .optional(&entry.name, &object)?
+                        .map(|peeled| (id, Some(peeled))),
+                    Peeled::Unknown => None,
                 }
             }
+            _ => None,
+        };
+        match packed_form {
+            Some((id, peeled)) => moved.push(PackedRef { name, id, peeled }),
+            None => loose.push(LooseRef { name, target }),
         }
     }
     // Renamed replace refs may now sort differently.

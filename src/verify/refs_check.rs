@@ -5,7 +5,7 @@
 //! (where git records none) must be the translation of what SOURCE's tag
 //! finally names.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use super::map_index::MapIndex;
 use super::objects::Sink;
@@ -68,20 +68,25 @@ pub fn compare_with_source(
         RefTarget::Direct(id) => id.to_hex(),
         RefTarget::Symbolic(name) => format!("ref: {name}"),
     };
+    let mut found: BTreeMap<String, String> = BTreeMap::new();
+    found.insert("HEAD".into(), found_value(&dest.head));
+    for (name, target, peeled) in dest.effective_refs_peeled() {
+        if let Some(peeled) = peeled {
+            let value = found_value(&RefTarget::Direct(peeled));
+            found.insert(format!("{name} (peeled)"), value);
+        }
+        found.insert(name, found_value(&target));
+    }
     let mut expected: BTreeMap<String, String> = BTreeMap::new();
     expected.insert("HEAD".into(), expected_value(&source.head));
     // Peeled values as git reads them: a packed entry hidden by a loose
-    // ref has none (and a reftable DEST keeps none for it).
-    let dest_peels: HashSet<String> = dest
-        .effective_refs_peeled()
-        .into_iter()
-        .filter(|(_, _, peeled)| peeled.is_some())
-        .map(|(name, _, _)| name)
-        .collect();
+    // ref has none (and a reftable DEST keeps none for it). A loose ref
+    // has none recorded either; where DEST holds one, SOURCE's tag says
+    // what it must be.
     for (name, target, peeled) in source.effective_refs_peeled() {
         let name = dest_name(&name, index);
         let peeled = peeled.or_else(|| match &target {
-            RefTarget::Direct(id) if dest_peels.contains(&name) => {
+            RefTarget::Direct(id) if found.contains_key(&format!("{name} (peeled)")) => {
                 peel(id).filter(|object| object != id)
             }
             _ => None,
@@ -91,15 +96,6 @@ pub fn compare_with_source(
             expected.insert(format!("{name} (peeled)"), value);
         }
         expected.insert(name, expected_value(&target));
-    }
-    let mut found: BTreeMap<String, String> = BTreeMap::new();
-    found.insert("HEAD".into(), found_value(&dest.head));
-    for (name, target, peeled) in dest.effective_refs_peeled() {
-        if let Some(peeled) = peeled {
-            let value = found_value(&RefTarget::Direct(peeled));
-            found.insert(format!("{name} (peeled)"), value);
-        }
-        found.insert(name, found_value(&target));
     }
     for (name, want) in &expected {
         match found.get(name) {
