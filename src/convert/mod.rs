@@ -163,14 +163,15 @@ fn convert_in_pool(
         ..Default::default()
     };
     let (dest, map, fresh) = match existing {
-        Some(existing) => {
+        Some(mut existing) => {
             progress.start("loading map", None);
             let rows = resume::load_map(&existing.map, &mut table)?;
+            let adopted = resume::adopted::adopt_waiting(&mut existing.map, &mut table)?;
             resume::carried::mark_carried(&existing.dest.path, &existing.map, &mut table)?;
             progress.finish();
             // Nothing converted yet (a run killed before its first pack):
             // a refusal may remove DEST as if this run had created it.
-            let fresh = rows == 0 && existing.map.segment_packs()?.is_empty();
+            let fresh = rows == 0 && adopted == 0 && existing.map.segment_packs()?.is_empty();
             (existing.dest, existing.map, fresh)
         }
         None => {

@@ -73,6 +73,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0008_exported_pairs.sql"),
         then: None,
     },
+    Migration {
+        id: 9,
+        sql: include_str!("../../migrations/0009_waiting_rows.sql"),
+        then: None,
+    },
 ];
 
 /// The highest migration number this build knows.

@@ -26,6 +26,7 @@ mod staged;
 mod store;
 #[cfg(test)]
 mod test_rows;
+mod waiting;
 
 pub use created::CreatedRow;
 pub use error::IdMapError;

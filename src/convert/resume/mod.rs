@@ -8,6 +8,7 @@
 //! when all of them match (a later run that names no pool keeps the one
 //! recorded).
 
+pub mod adopted;
 pub mod carried;
 pub mod own_history;
 pub mod stale_refs;

@@ -4,15 +4,14 @@
 //! its objects (`commits.rs`).
 //!
 //! That transaction is the checkpoint. After an interruption at any
-//! instant, DEST holds finished packs whose objects all have rows, plus
-//! renamed packs whose rows were not committed and temporary packs: the
-//! next run deletes those. The map is closed under references because
-//! objects arrive in dependency order within a sequence, segments commit
-//! in order, and the map pass's sequence commits only after the blobs'
-//! (its segments finished before that wait, `commits.rs`).
-//! Segments are sized to a few seconds of work, which bounds what an
-//! interruption loses (plus, while blobs are still written, the map pass's
-//! waiting segments).
+//! instant, DEST holds journaled packs (whose objects have rows, or wait
+//! for the blobs they name with their rows kept apart, `commits.rs`), plus
+//! renamed packs that were not journaled and temporary packs: the next run
+//! deletes those. The map is closed under references because objects
+//! arrive in dependency order within a sequence, segments are journaled in
+//! order, and the map pass's rows join the map only once every blob
+//! segment has. Segments are sized to a few seconds of work, which bounds
+//! what an interruption loses.
 //!
 //! A segment is thin: a delta is a REF_DELTA whose base may be in any
 //! segment of the conversion, earlier or later. Nothing but the finish step
@@ -92,7 +91,8 @@ pub struct SegmentWriter<'scope, 'a> {
     dir: PathBuf,
     scope: &'scope Scope<'scope, 'a>,
     journal: &'a Journal<'a>,
-    /// 0: the blobs; 1: the map pass (commits after every blob segment).
+    /// 0: the blobs; 1: the map pass (its rows join the map after every
+    /// blob segment's).
     sequence: usize,
     /// The segment being finished, if any; it returns its pack's size.
     finishing: Option<ScopedJoinHandle<'scope, Result<u64, ConvertError>>>,
@@ -202,7 +202,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 
     /// Waits for the last segment's finish, which ended the sequence
-    /// (`journal_commits.rs`), or the one in flight when the run stopped
+    /// (`commits.rs`), or the one in flight when the run stopped
     /// (its error, if any, is the one to report). A stopped sequence's open
     /// segment is discarded (its temporary pack removed).
     pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
@@ -248,7 +248,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
         let spawned = finisher.spawn_scoped(self.scope, move || {
             let done = finish_pack(segment, journal).and_then(|renamed| {
                 let pack_size = renamed.pack_size;
-                journal.commit_or_wait(sequence, renamed, last)?;
+                journal.commit(sequence, renamed, last)?;
                 Ok(pack_size)
             });
             if done.is_err() {
@@ -277,7 +277,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 }
 
 /// Writes a full segment's trailer and indexes and renames it into place;
-/// its rows are committed next (`journal_commits.rs`).
+/// it is journaled next (`commits.rs`).
 fn finish_pack(segment: OpenSegment, journal: &Journal<'_>) -> Result<Renamed, ConvertError> {
     let written = segment.pack.finish()?;
     journal.hooks().kill_point(phase::PACK_RENAMED);

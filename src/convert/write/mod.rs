@@ -88,7 +88,7 @@ pub fn write_objects(
         depths.set_carried(table, &written_depths(dest, &map)?);
     }
     let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
-    let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped]);
+    let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped])?;
     progress.start("writing objects", Some(new_blobs + new_mapped));
     // Where each source pack's entries start, for both passes.
     let layouts = inventory

@@ -96,30 +96,32 @@ fn a_run_killed_in_the_scan_resumes_from_its_checkpoint() {
 
 /// The rows of an interrupted run stay staged (a run merges them into the
 /// map's table only when it ends), and readers see them all the same: the
-/// export of the interrupted DEST is exactly the committed segments' part of
-/// the finished map, and a query answers for one of them.
+/// export of the interrupted DEST is exactly the part of the finished map
+/// that its segments committed into the map (not the rows of the ones
+/// waiting for blobs), and a query answers for one of them.
 #[test]
 fn an_interrupted_runs_map_answers_for_what_it_committed() {
     let (source, expected, dest) = source_reference_and_dest("staged-read");
     convert_killed_at(&source, &dest, "committed:4");
-    let (staged, merged, journaled): (i64, i64, i64) = {
+    let (staged, waiting, merged, journaled): (i64, i64, i64, i64) = {
         let db = rusqlite::Connection::open_with_flags(
             dest.join("rehash/map.sqlite"),
             rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
         )
         .unwrap();
         db.query_row(
-            "SELECT (SELECT count(*) FROM staged_rows), (SELECT count(*) FROM objects), \
-                    (SELECT sum(objects) FROM segments)",
+            "SELECT (SELECT count(*) FROM staged_rows), (SELECT count(*) FROM waiting_rows), \
+                    (SELECT count(*) FROM objects), \
+                    (SELECT sum(objects) FROM segments JOIN staged_rows USING (pack))",
             [],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )
         .unwrap()
     };
     assert_eq!(
-        (staged, merged),
+        (staged + waiting, merged),
         (4, 0),
-        "four segments staged, none merged"
+        "four segments journaled, none merged"
     );
     // Only the map: DEST is not a repository yet, so git cannot read it.
     let export = rehash_export_text(&dest);
