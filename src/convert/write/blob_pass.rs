@@ -16,8 +16,10 @@
 //! (`piece_search.rs`); without one (`--window 0`), blobs go in source order.
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
-//! restarts at the first chunk of their restart group (`chunking.rs`), so
-//! that its windows, and the pack, are those of an uninterrupted run.
+//! restarts at the chunk of the first blob it did not write
+//! (`chunking.rs`), its search starting from the blobs before that chunk
+//! and the chains they were written with (`search_tail.rs`), so that its
+//! windows, and the pack, are those of an uninterrupted run.
 
 use std::borrow::Cow;
 
@@ -27,10 +29,11 @@ use crate::convert::ConvertError;
 use crate::convert::objects::read_cache;
 use crate::convert::objects::table::Location;
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
+use crate::convert::write::chunking::{chunks_within, restart_at};
 use crate::convert::write::delta_policy::{git_order, pieces, source_position};
 use crate::convert::write::pass::Pass;
-use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, Windows};
+use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, SharedBody};
+use crate::convert::write::search_tail::Tail;
 use crate::object::ObjectKind;
 use crate::pack::{EntryKind, PackError};
 use crate::zlib::deflate;
@@ -79,11 +82,16 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
             std::fs::metadata(inventory.loose_path(dir, &table.sha1(at))).map_or(0, |m| m.len())
         }
     };
-    let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
+    let chunks = chunks_within(&blobs, pass.chunk(CHUNK), CHUNK_BYTES, stored_size);
     let key = |i: u32| table.name_hash(i);
-    // Prepares a chunk; the windows of its last piece (`carry`) continue
-    // into the first piece of the next chunk.
-    let prepare = |chunk: &[u32], carry: Option<BlobWindow>| -> Result<Ready<'_>, ConvertError> {
+    let read = |at: u32| -> Result<SharedBody, ConvertError> {
+        let mut body = Vec::new();
+        read_cache::read(inventory, table, at, &mut body)?;
+        Ok(SharedBody::from(body))
+    };
+    // Prepares a chunk, its search starting from `tail`, the blobs before
+    // it; returns the next chunk's tail too.
+    let prepare = |chunk: &[u32], tail: BlobTail| -> Result<Ready<'_>, ConvertError> {
         // With a search, every blob of the chunk, cut into pieces.
         let split = if deltas.searching() { 0 } else { chunk.len() };
         let (plain, searched) = chunk.split_at(split);
@@ -109,11 +117,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
             opts: deltas.window_options(),
             outside: &[],
         };
-        let (found, carry) = search.run(carry, |k| {
-            let mut body = Vec::new();
-            read_cache::read(inventory, table, searched[k], &mut body)?;
-            Ok::<_, ConvertError>(body)
-        })?;
+        let (found, tail) = search.run(tail, |k| read(searched[k]), read)?;
         let found: Vec<Prepared<'_>> = searched
             .par_iter()
             .zip(found)
@@ -123,22 +127,23 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         // Blobs an interrupted run wrote were prepared again only for the
         // window of those after them.
         prepared.retain(|&(at, ..)| !table.is_carried(at));
-        Ok((prepared, carry))
+        Ok((prepared, tail))
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1's CRC checks and re-deflates run on
     // the other threads.
     let start = restart_at(chunks.iter().copied(), |at| table.is_carried(at));
-    let mut ready = chunks.get(start).map(|c| prepare(c, None)).transpose()?;
+    let tail = match deltas.searching() {
+        true => written_tail(pass, chunks[..start].iter().flat_map(|c| c.iter()))?,
+        false => Tail::empty(),
+    };
+    let mut ready = chunks.get(start).map(|c| prepare(c, tail)).transpose()?;
     for k in start..chunks.len() {
-        let (payloads, carry) = ready.take().expect("prepared before its turn");
+        let (payloads, tail) = ready.take().expect("prepared before its turn");
         let appended_now = payloads.len() as u64;
         let (appended, next) = rayon::join(
             || append(pack, payloads),
-            || {
-                let window = carried_window(k + 1, carry);
-                chunks.get(k + 1).map(|c| prepare(c, window)).transpose()
-            },
+            || chunks.get(k + 1).map(|c| prepare(c, tail)).transpose(),
         );
         copied += appended?;
         ready = next?;
@@ -151,11 +156,23 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
 /// A blob ready to append: table index, size, what goes into the pack.
 type Prepared<'a> = (u32, u64, Payload<'a>);
 
-/// The windows of the blob search: bodies by table index.
-type BlobWindow = Windows<Vec<u8>>;
+/// The blobs before a chunk, which its search starts from.
+type BlobTail = Tail<SharedBody>;
 
-/// A prepared chunk and the window its last piece ended with.
-type Ready<'a> = (Vec<Prepared<'a>>, Option<BlobWindow>);
+/// A prepared chunk and the next chunk's tail.
+type Ready<'a> = (Vec<Prepared<'a>>, BlobTail);
+
+/// The tail of the blobs `before` the chunk a resumed run restarts at
+/// (all written by an interrupted run, with the chain lengths read back
+/// from its segments).
+fn written_tail<'b>(
+    pass: &Pass<'_>,
+    before: impl DoubleEndedIterator<Item = &'b u32>,
+) -> Result<BlobTail, ConvertError> {
+    let before = before.map(|&at| (at, ObjectKind::Blob));
+    Tail::of_written(before, pass.deltas.window, |at| pass.depths.get(at))
+        .map_err(|at| pass.unknown_depth(at))
+}
 
 /// Appends one chunk's blobs in order; returns how many went in as copies
 /// of their source bytes.

@@ -21,10 +21,13 @@
 //! (`convert/finish/`) puts the base first in the one pack.
 //!
 //! A resumed run plans the objects an interrupted run wrote with the rest,
-//! restarts at the first chunk of their restart group (`chunking.rs`) and
-//! prepares them again without writing them: until then they count as
-//! unnamed, as they were for the interrupted run, so that its choices, and
-//! the pack, are those of a run that was never interrupted.
+//! restarts at the chunk of the first object it did not write
+//! (`chunking.rs`), its search starting from the objects before that chunk
+//! and the chains they were written with (`search_tail.rs`), and prepares
+//! the written objects from there on again without writing them: until
+//! then they count as unnamed, as they were for the interrupted run, so
+//! that its choices, and the pack, are those of a run that was never
+//! interrupted.
 //!
 //! With a search (the default), every object goes through the window
 //! search over fixed pieces of each chunk (`piece_search.rs`,
@@ -46,11 +49,12 @@ use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::read_cache;
 use crate::convert::objects::table::{Location, ObjectTable};
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
+use crate::convert::write::chunking::{chunks_within, restart_at};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces};
 use crate::convert::write::pass::Pass;
-use crate::convert::write::piece_search::{self, ChunkSearch, Searchable, Searched};
+use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched};
 use crate::convert::write::reach_record::{ReachRecorder, Reached};
+use crate::convert::write::search_tail::Tail;
 use crate::convert::write::tree_translation::translate_tree_reaching;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
@@ -130,8 +134,8 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// [`AHEAD_BYTES`] ahead. It runs beside the blob pass
 /// (`write_objects.rs`), which writes the other sequence: no tree needs a
 /// blob's pack, only its name, which the scan knows. Preparing a chunk needs only the names of the
-/// chunks before it, set when they were prepared; the window of a chunk's
-/// last piece continues into the next, within a restart group. The output
+/// chunks before it, set when they were prepared, and the tail the chunk
+/// before handed on (its last objects and their chains). The output
 /// is the same however far ahead the preparing got. Counts progress in
 /// objects appended.
 pub fn map_pass(
@@ -143,16 +147,23 @@ pub fn map_pass(
     let table = pass.table;
     let mut outcome = MapOutcome::default();
     let waves = search_order(table, waves, pass.deltas);
-    let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
+    let chunks = chunks_of(&waves, pass.chunk(CHUNK), |at| u64::from(table.size(at)));
     let start = restart_at(chunks.iter().map(Chunk::objects), |at| table.is_carried(at));
     let unnamed = CarriedNotNamed::new(table, &chunks[start..]);
+    let tail = match pass.deltas.searching() {
+        true => {
+            let before = chunks[..start].iter().flat_map(Chunk::objects);
+            let before = before.map(|&at| (at, table.kind(at).expect("scanned")));
+            Tail::of_written(before, pass.deltas.window, |at| pass.depths.get(at))
+                .map_err(|at| pass.unknown_depth(at))?
+        }
+        false => Tail::empty(),
+    };
     let mut ahead = Ahead {
         chunks: &chunks,
         next: start,
-        carry: None,
-        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| {
-            prepare_chunk(pass, &unnamed, chunk, carry)
-        },
+        tail: Some(tail),
+        prepare: |chunk: &Chunk<'_>, tail: MapTail| prepare_chunk(pass, &unnamed, chunk, tail),
     };
     // The first chunk alone: nothing to append beside it yet.
     let mut ready = ahead.prepare_while(&AtomicBool::new(false));
@@ -170,19 +181,17 @@ pub fn map_pass(
     Ok(outcome)
 }
 
-/// The chunks not prepared yet, in order, and the window the last
-/// prepared one ended with.
+/// The chunks not prepared yet, in order, and the tail of the next one.
 struct Ahead<'c, 'w, P> {
     chunks: &'c [Chunk<'w>],
     next: usize,
-    carry: Option<Windows>,
+    tail: Option<MapTail>,
     prepare: P,
 }
 
 impl<P> Ahead<'_, '_, P>
 where
-    P: Fn(&Chunk<'_>, Option<Windows>) -> Result<(Vec<Translated>, Option<Windows>), ConvertError>
-        + Send,
+    P: Fn(&Chunk<'_>, MapTail) -> Result<(Vec<Translated>, MapTail), ConvertError> + Send,
 {
     /// Runs `pack_work` on this thread (first, alone with one thread) while
     /// the other side prepares the next chunk, then more until `pack_work`
@@ -211,11 +220,11 @@ where
             if !ready.is_empty() && (bytes >= AHEAD_BYTES || !busy.load(Ordering::Acquire)) {
                 break;
             }
-            let window = carried_window(self.next, self.carry.take());
-            let (done, carry) = (self.prepare)(chunk, window)?;
+            let tail = self.tail.take().expect("each chunk hands on a tail");
+            let (done, tail) = (self.prepare)(chunk, tail)?;
             bytes += done.iter().map(Translated::held).sum::<u64>();
             ready.push(done);
-            self.carry = carry;
+            self.tail = Some(tail);
             self.next += 1;
         }
         Ok(ready)
@@ -282,18 +291,18 @@ impl Chunk<'_> {
     }
 }
 
-/// Cuts the waves into chunks of at most [`CHUNK`] objects and
+/// Cuts the waves into chunks of at most `max_objects` objects and
 /// [`CHUNK_BYTES`] of source bytes (more only when a single object, or a
 /// run of small waves, ends past it): a chunk never starts before a wave
 /// its objects depend on is complete.
-fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
+fn chunks_of(waves: &[Vec<u32>], max_objects: usize, size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
     let mut chunks = Vec::new();
     let (mut small, mut small_bytes): (Vec<u32>, u64) = (Vec::new(), 0);
     for wave in waves {
         if wave.len() < SMALL_WAVE {
             small.extend(wave);
             small_bytes += wave.iter().map(|&at| size(at)).sum::<u64>();
-            if small.len() >= CHUNK || small_bytes >= CHUNK_BYTES {
+            if small.len() >= max_objects || small_bytes >= CHUNK_BYTES {
                 chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
                 small_bytes = 0;
             }
@@ -303,7 +312,7 @@ fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
             chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
             small_bytes = 0;
         }
-        let pieces = chunks_within(wave, CHUNK, CHUNK_BYTES, &size);
+        let pieces = chunks_within(wave, max_objects, CHUNK_BYTES, &size);
         chunks.extend(pieces.into_iter().map(Chunk::OfWave));
     }
     if !small.is_empty() {
@@ -319,8 +328,8 @@ fn prepare_chunk(
     pass: &Pass<'_>,
     unnamed: &CarriedNotNamed,
     chunk: &Chunk<'_>,
-    carry: Option<Windows>,
-) -> Result<(Vec<Translated>, Option<Windows>), ConvertError> {
+    tail: MapTail,
+) -> Result<(Vec<Translated>, MapTail), ConvertError> {
     let (inventory, table, opts, deltas) =
         (pass.inventory, pass.table, pass.translate, pass.deltas);
     // Name the whole chunk first, so that an object can be a delta
@@ -381,8 +390,8 @@ fn prepare_chunk(
     };
     // Every object is a candidate base for the later ones, the planned
     // `Search` ones look for a base. Pieces end where the type or name hash
-    // changes (unnamed objects anywhere); the first continues the previous
-    // chunk's last window.
+    // changes (unnamed objects anywhere); the first starts from the objects
+    // before the chunk.
     let objects: Vec<Searchable> = named
         .iter()
         .zip(&plans)
@@ -424,9 +433,11 @@ fn prepare_chunk(
         opts: deltas.window_options(),
         outside: &outside,
     };
-    let (found, carry) = search.run(carry, |k| {
-        Ok::<_, ConvertError>(Arc::<[u8]>::from(named[k].body.as_slice()))
-    })?;
+    let (found, tail) = search.run(
+        tail,
+        |k| Ok::<_, ConvertError>(Arc::<[u8]>::from(named[k].body.as_slice())),
+        |at| read_translated(inventory, table, at, pass.translate).map(Arc::from),
+    )?;
     for ((object, plan), searched) in objects.iter().zip(&plans).zip(&found) {
         let depth = match plan {
             Plan::Search => searched.found.as_ref().map_or(0, |f| f.depth),
@@ -457,12 +468,12 @@ fn prepare_chunk(
             unknown_headers: n.unknown_headers.into_boxed_slice(),
         })
         .collect();
-    Ok((translated, carry))
+    Ok((translated, tail))
 }
 
-/// The search windows of a piece, one per object type; bodies by table
-/// index, shared with the chunk that named them.
-type Windows = piece_search::Windows<Arc<[u8]>>;
+/// The objects before a chunk, which its search starts from; bodies shared
+/// with the chunk that named them.
+type MapTail = Tail<Arc<[u8]>>;
 
 /// How one object of a chunk is stored, before the window search.
 enum Plan {
@@ -844,7 +855,7 @@ mod tests {
     fn small_waves_merge_in_order_and_big_ones_split() {
         let big: Vec<u32> = (100..100 + CHUNK as u32 + 5).collect();
         let waves = vec![vec![1], vec![2, 3], big.clone(), vec![4], vec![5]];
-        let chunks = chunks_of(&waves, |_| 1);
+        let chunks = chunks_of(&waves, CHUNK, |_| 1);
         assert_eq!(
             shape(&chunks),
             vec![
@@ -856,13 +867,16 @@ mod tests {
         );
         // A long chain of one-object waves (a linear history) fills chunks.
         let chain: Vec<Vec<u32>> = (0..CHUNK as u32 * 2 + 1).map(|i| vec![i]).collect();
-        let lens: Vec<usize> = chunks_of(&chain, |_| 1).iter().map(Chunk::len).collect();
+        let lens: Vec<usize> = chunks_of(&chain, CHUNK, |_| 1)
+            .iter()
+            .map(Chunk::len)
+            .collect();
         assert_eq!(lens, vec![CHUNK, CHUNK, 1]);
         // Large objects: the byte budget cuts first.
         let heavy: Vec<u32> = (100..108).collect();
         let per_object = CHUNK_BYTES / 3;
         let waves = vec![(0..70).collect::<Vec<u32>>(), heavy];
-        let lens: Vec<usize> = chunks_of(&waves, |_| per_object)
+        let lens: Vec<usize> = chunks_of(&waves, CHUNK, |_| per_object)
             .iter()
             .map(Chunk::len)
             .collect();

@@ -12,6 +12,7 @@ pub mod output_depths;
 pub mod pass;
 pub mod piece_search;
 pub mod reach_record;
+pub mod search_tail;
 pub mod tree_translation;
 
 use std::path::{Path, PathBuf};
@@ -27,7 +28,7 @@ use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::candidate_log::CandidateLog;
 use crate::convert::write::delta_policy::DeltaOptions;
 use crate::convert::write::map_pass::{MapOutcome, map_pass};
-use crate::convert::write::output_depths::{OutputDepths, written_depths};
+use crate::convert::write::output_depths::OutputDepths;
 use crate::convert::write::pass::Pass;
 use crate::convert::write::reach_record::ReachRecorder;
 use crate::idmap::{IdMap, RunId};
@@ -85,7 +86,7 @@ pub fn write_objects(
     };
     let depths = OutputDepths::new(table.len());
     if deltas.searching() && table.indices().any(|at| table.is_carried(at)) {
-        depths.set_carried(table, &written_depths(dest, &map)?);
+        depths.set_written(dest, &map, table)?;
     }
     let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
     let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped])?;
@@ -102,6 +103,7 @@ pub fn write_objects(
         .map(CandidateLog::create)
         .transpose()?;
     let pass = Pass {
+        dest,
         inventory,
         layouts: &layouts,
         table,
@@ -113,6 +115,7 @@ pub fn write_objects(
         progress,
         log: log.as_ref(),
         depths: &depths,
+        chunk_objects: hooks.chunk_objects,
     };
     let pack_dir = dest_layout::pack_dir(dest);
     let mut reach = ReachRecorder::create(&dest_layout::reach_records(dest))?;

@@ -1,9 +1,13 @@
 //! What both write passes read: SOURCE's objects and where their packs'
 //! entries are, the object table, and how to store what they write.
 
+use std::path::Path;
+
 use super::candidate_log::CandidateLog;
 use super::delta_policy::DeltaOptions;
 use super::output_depths::OutputDepths;
+use crate::convert::ConvertError;
+use crate::convert::error::DestState;
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::plan::source_pairs::SourcePairs;
@@ -13,6 +17,8 @@ use crate::translate::TranslateOptions;
 
 /// One write pass's view of the run.
 pub struct Pass<'a> {
+    /// DEST, for the errors that name it.
+    pub dest: &'a Path,
     pub inventory: &'a Inventory,
     /// Each source pack's entries by offset, in inventory order.
     pub layouts: &'a [PackLayout<'a>],
@@ -32,9 +38,16 @@ pub struct Pass<'a> {
     pub log: Option<&'a CandidateLog>,
     /// The chain length of each object the map pass wrote.
     pub depths: &'a OutputDepths,
+    /// The test hook's cap on objects per chunk, if set.
+    pub chunk_objects: Option<usize>,
 }
 
 impl Pass<'_> {
+    /// Objects per parallel chunk: `default`, or the test hook's cap.
+    pub fn chunk(&self, default: usize) -> usize {
+        self.chunk_objects.map_or(default, |cap| cap.min(default))
+    }
+
     /// The base object `at` keeps from SOURCE's pairing, if it keeps one:
     /// a base [`Pass::may_be_base`] allows, and not where `--depth` cuts
     /// the chain.
@@ -64,5 +77,18 @@ impl Pass<'_> {
     /// pairing (an upper bound: a chain may be cut earlier).
     pub fn output_depth(&self, at: u32) -> u32 {
         self.pairs.output_depth(at, self.deltas.depth)
+    }
+
+    /// The error of a resumed run that needs the chain length object `at`
+    /// was written with and cannot work it out from the segments.
+    pub fn unknown_depth(&self, at: u32) -> ConvertError {
+        DestState::Damaged {
+            path: self.dest.to_path_buf(),
+            reason: format!(
+                "the delta chain of object {}, written by an interrupted run, cannot be read back from its segments",
+                self.table.sha1(at)
+            ),
+        }
+        .into()
     }
 }

@@ -28,6 +28,9 @@ use crate::support::scratch::scratch_dir;
 const SEGMENT_OBJECTS: &str = "5";
 /// Objects per checkpointed batch of the scan: many batches too.
 const SCAN_BATCH_OBJECTS: &str = "7";
+/// Objects per parallel chunk of the write passes: many chunks, so that a
+/// resumed run restarts in the middle of a pass.
+const CHUNK_OBJECTS: &str = "6";
 
 /// A fast-import stream of `n` commits on `branch` (numbered from
 /// `start`), touching a few files each, then an annotated tag on the tip.
@@ -112,7 +115,8 @@ fn convert_cmd_with_summary(source: &Path, dest: &Path) -> Command {
         .arg(dest)
         .args(["--jobs", "2"])
         .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", SEGMENT_OBJECTS)
-        .env("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS", SCAN_BATCH_OBJECTS);
+        .env("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS", SCAN_BATCH_OBJECTS)
+        .env("GIT_REHASH_TEST_CHUNK_OBJECTS", CHUNK_OBJECTS);
     cmd
 }
 
