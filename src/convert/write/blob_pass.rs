@@ -27,10 +27,10 @@ use rayon::prelude::*;
 
 use crate::convert::ConvertError;
 use crate::convert::objects::read_cache;
-use crate::convert::objects::table::Location;
+use crate::convert::objects::table::{Location, ObjectTable};
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::write::chunking::{chunks_within, restart_at};
-use crate::convert::write::delta_policy::{git_order, pieces, source_position};
+use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, source_position};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, SharedBody};
 use crate::convert::write::search_tail::Tail;
@@ -38,10 +38,15 @@ use crate::object::ObjectKind;
 use crate::pack::{EntryKind, PackError};
 use crate::zlib::deflate;
 
-/// A parallel chunk ends at this many blobs, or once its blobs take this
-/// much room in the source (about what its re-deflated blobs hold in
-/// memory until they are appended), whichever comes first: memory follows
-/// the budget, not the size of the repository's files.
+/// A parallel chunk ends at this many blobs, or once its blobs' bodies
+/// add up to this many bytes, whichever comes first. The bytes bound what
+/// its re-deflated blobs hold in memory until they are appended (at most
+/// about their bodies' size), so memory follows the budget, not the size
+/// of the repository's files; and the time the chunk takes, which the
+/// search spends diffing bodies, so that a resumed run redoes a second or
+/// two of work, not a minute: on tokio, 4096 versions of one changelog
+/// are 2.9 GB, which took 36 s as one chunk (its source stores them in
+/// 19 MB of deltas, which is what the budget counted before).
 const CHUNK: usize = 4096;
 const CHUNK_BYTES: u64 = 64 << 20;
 
@@ -57,14 +62,11 @@ enum Payload<'a> {
     Deflated(Vec<u8>),
 }
 
-/// Writes every blob without a map row into `pack` (the blobs' sequence of
-/// segments); returns how many went in as copies of their source bytes.
-/// Counts progress in blobs appended (the caller's phase).
-pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u64, ConvertError> {
-    let (inventory, layouts, table) = (pass.inventory, pass.layouts, pass.table);
-    let (_level, deltas, progress) = (pass.level, pass.deltas, pass.progress);
-    // Without a search, source order: sequential reads of each pack, and
-    // bases before deltas; with one, the search's order.
+/// The blobs the pass plans (without a map row, or written by an
+/// interrupted run), in the order it writes them. Without a search, source
+/// order: sequential reads of each pack, and bases before deltas; with
+/// one, the search's order.
+pub fn blob_order(table: &ObjectTable, deltas: DeltaOptions) -> Vec<u32> {
     let mut blobs: Vec<u32> = table
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && table.is_planned(i))
@@ -73,16 +75,23 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         true => blobs.sort_by_key(|&i| git_order(table, i)),
         false => blobs.sort_by_key(|&i| source_position(table, i)),
     }
+    blobs
+}
+
+/// Writes `blobs` ([`blob_order`]) but those an interrupted run wrote into
+/// `pack` (the blobs' sequence of segments); returns how many went in as
+/// copies of their source bytes. Counts progress in blobs appended (the
+/// caller's phase).
+pub fn blob_pass(
+    pass: &Pass<'_>,
+    blobs: &[u32],
+    pack: &mut SegmentWriter<'_, '_>,
+) -> Result<u64, ConvertError> {
+    let (inventory, table) = (pass.inventory, pass.table);
+    let (deltas, progress) = (pass.deltas, pass.progress);
     let mut copied = 0u64;
-    let stored_size = |at: u32| match table.location(at) {
-        Location::Packed { pack, offset } => layouts[pack as usize]
-            .entry(offset)
-            .map_or(0, |(_, end)| end - offset),
-        Location::Loose { dir } => {
-            std::fs::metadata(inventory.loose_path(dir, &table.sha1(at))).map_or(0, |m| m.len())
-        }
-    };
-    let chunks = chunks_within(&blobs, pass.chunk(CHUNK), CHUNK_BYTES, stored_size);
+    let body_size = |at: u32| u64::from(table.size(at));
+    let chunks = chunks_within(blobs, pass.chunk(CHUNK), CHUNK_BYTES, body_size);
     let key = |i: u32| table.name_hash(i);
     let read = |at: u32| -> Result<SharedBody, ConvertError> {
         let mut body = Vec::new();
@@ -134,7 +143,13 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
     // the other threads.
     let start = restart_at(chunks.iter().copied(), |at| table.is_carried(at));
     let tail = match deltas.searching() {
-        true => written_tail(pass, chunks[..start].iter().flat_map(|c| c.iter()))?,
+        true => {
+            let before = chunks[..start].iter().flat_map(|c| c.iter());
+            let before = before.map(|&at| (at, ObjectKind::Blob));
+            // A blob's length as the search counts it (`Searchable::size`).
+            let len = |at: u32, _: &SharedBody| u64::from(table.size(at));
+            pass.written_tail(before, read, len)?
+        }
         false => Tail::empty(),
     };
     let mut ready = chunks.get(start).map(|c| prepare(c, tail)).transpose()?;
@@ -161,18 +176,6 @@ type BlobTail = Tail<SharedBody>;
 
 /// A prepared chunk and the next chunk's tail.
 type Ready<'a> = (Vec<Prepared<'a>>, BlobTail);
-
-/// The tail of the blobs `before` the chunk a resumed run restarts at
-/// (all written by an interrupted run, with the chain lengths read back
-/// from its segments).
-fn written_tail<'b>(
-    pass: &Pass<'_>,
-    before: impl DoubleEndedIterator<Item = &'b u32>,
-) -> Result<BlobTail, ConvertError> {
-    let before = before.map(|&at| (at, ObjectKind::Blob));
-    Tail::of_written(before, pass.deltas.window, |at| pass.depths.get(at))
-        .map_err(|at| pass.unknown_depth(at))
-}
 
 /// Appends one chunk's blobs in order; returns how many went in as copies
 /// of their source bytes.

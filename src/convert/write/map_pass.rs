@@ -131,31 +131,31 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// pipeline: while the pack is busy appending a chunk (sequential: the
 /// pack stream and its checksum), the next chunks are read, translated,
 /// named and compressed on the other threads, in order, up to
-/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass
-/// (`write_objects.rs`), which writes the other sequence: no tree needs a
-/// blob's pack, only its name, which the scan knows. Preparing a chunk needs only the names of the
+/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass (`mod.rs`), which
+/// writes the other sequence: no tree needs a blob's pack, only its name,
+/// which the scan knows. Preparing a chunk needs only the names of the
 /// chunks before it, set when they were prepared, and the tail the chunk
-/// before handed on (its last objects and their chains). The output
-/// is the same however far ahead the preparing got. Counts progress in
-/// objects appended.
+/// before handed on (its last objects and their chains). The output is
+/// the same however far ahead the preparing got. `waves` are in the order
+/// written ([`search_order`]). Counts progress in objects appended.
 pub fn map_pass(
     pass: &Pass<'_>,
-    waves: Vec<Vec<u32>>,
+    waves: &[Vec<u32>],
     pack: &mut SegmentWriter<'_, '_>,
     reach: &mut ReachRecorder,
 ) -> Result<MapOutcome, ConvertError> {
     let table = pass.table;
     let mut outcome = MapOutcome::default();
-    let waves = search_order(table, waves, pass.deltas);
-    let chunks = chunks_of(&waves, pass.chunk(CHUNK), |at| u64::from(table.size(at)));
+    let chunks = chunks_of(waves, pass.chunk(CHUNK), |at| u64::from(table.size(at)));
     let start = restart_at(chunks.iter().map(Chunk::objects), |at| table.is_carried(at));
     let unnamed = CarriedNotNamed::new(table, &chunks[start..]);
     let tail = match pass.deltas.searching() {
         true => {
             let before = chunks[..start].iter().flat_map(Chunk::objects);
             let before = before.map(|&at| (at, table.kind(at).expect("scanned")));
-            Tail::of_written(before, pass.deltas.window, |at| pass.depths.get(at))
-                .map_err(|at| pass.unknown_depth(at))?
+            let read = |at| read_translated(pass.inventory, table, at, pass.translate);
+            let len = |_, body: &Arc<[u8]>| body.len() as u64;
+            pass.written_tail(before, |at| read(at).map(Arc::from), len)?
         }
         false => Tail::empty(),
     };
@@ -251,7 +251,11 @@ fn append_all(
 /// Each wave in the order its objects are written: with a search, git's
 /// search order (type, name hash, size); else the source order (reused
 /// bases first).
-fn search_order(table: &ObjectTable, waves: Vec<Vec<u32>>, deltas: DeltaOptions) -> Vec<Vec<u32>> {
+pub fn search_order(
+    table: &ObjectTable,
+    waves: Vec<Vec<u32>>,
+    deltas: DeltaOptions,
+) -> Vec<Vec<u32>> {
     let kind = |i: u32| table.kind(i).map_or(0, |k| k as u8);
     waves
         .into_iter()

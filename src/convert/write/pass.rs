@@ -6,11 +6,13 @@ use std::path::Path;
 use super::candidate_log::CandidateLog;
 use super::delta_policy::DeltaOptions;
 use super::output_depths::OutputDepths;
+use super::search_tail::{Tail, WrittenTailError};
 use crate::convert::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::objects::inventory::Inventory;
 use crate::convert::objects::table::ObjectTable;
 use crate::convert::plan::source_pairs::SourcePairs;
+use crate::object::ObjectKind;
 use crate::pack::PackLayout;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
@@ -79,16 +81,29 @@ impl Pass<'_> {
         self.pairs.output_depth(at, self.deltas.depth)
     }
 
-    /// The error of a resumed run that needs the chain length object `at`
-    /// was written with and cannot work it out from the segments.
-    pub fn unknown_depth(&self, at: u32) -> ConvertError {
-        DestState::Damaged {
-            path: self.dest.to_path_buf(),
-            reason: format!(
-                "the delta chain of object {}, written by an interrupted run, cannot be read back from its segments",
-                self.table.sha1(at)
-            ),
-        }
-        .into()
+    /// The objects a resumed run's search starts from when it restarts
+    /// after `before` (the pass's order up to there, written by an
+    /// interrupted run: `search_tail.rs`): their bodies `fetch`ed, their
+    /// lengths as `len` counts them, their chains read back from the
+    /// segments.
+    pub fn written_tail<B: AsRef<[u8]>>(
+        &self,
+        before: impl DoubleEndedIterator<Item = (u32, ObjectKind)>,
+        fetch: impl Fn(u32) -> Result<B, ConvertError>,
+        len: impl Fn(u32, &B) -> u64,
+    ) -> Result<Tail<B>, ConvertError> {
+        let opts = self.deltas.window_options();
+        let depth = |at| self.depths.get(at);
+        Tail::of_written(before, opts, depth, fetch, len).map_err(|e| match e {
+            WrittenTailError::Read(e) => e,
+            WrittenTailError::UnknownDepth(at) => DestState::Damaged {
+                path: self.dest.to_path_buf(),
+                reason: format!(
+                    "the delta chain of object {}, written by an interrupted run, cannot be read back from its segments",
+                    self.table.sha1(at)
+                ),
+            }
+            .into(),
+        })
     }
 }

@@ -22,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use super::search_tail::{BodyBudget, Tail, TailEntry};
+use super::search_tail::{Held, Tail, TailEntry};
 use crate::object::ObjectKind;
 use crate::pack::write::{Found, Sketch, Tries, Window, WindowOptions};
 
@@ -139,6 +139,15 @@ struct Before<'t, B, F> {
     kept: Kept<B>,
 }
 
+/// An object a window starts from.
+struct Candidate<B> {
+    at: u32,
+    kind: ObjectKind,
+    depth: u32,
+    body: B,
+    sketch: Option<Sketch>,
+}
+
 /// Bodies of the chunk's last objects, kept as the pieces read them.
 struct Kept<B> {
     /// The chunk position of `bodies[0]`.
@@ -200,20 +209,26 @@ impl ChunkSearch<'_> {
             .collect::<Result<_, _>>()?;
         let mut out: Vec<Searched> = done.into_iter().flatten().collect();
         let position = self.positions();
-        let depth = self.true_depths(&mut out, &position, &tail.depths(), &body, &sketches)?;
-        let kept = before.kept;
-        let first = kept.first;
-        let chunk = kept.bodies.into_iter().enumerate().map(|(j, body)| {
-            let k = first + j;
-            TailEntry {
-                at: self.objects[k].at,
-                kind: self.objects[k].kind,
-                depth: depth[k],
-                body: body.into_inner(),
-                sketch: sketches.made(k),
-            }
-        });
-        let next = tail.followed_by(chunk, self.opts.window, self.opts.memory);
+        let depth = self.true_depths(&mut out, &position, &before, &body, &sketches)?;
+        let Before { kept, .. } = before;
+        let mut bodies = kept.bodies.into_iter();
+        let chunk = (0..self.objects.len())
+            .map(|k| {
+                let body = match k.checked_sub(kept.first) {
+                    Some(_) => bodies.next().and_then(OnceLock::into_inner),
+                    None => None,
+                };
+                TailEntry {
+                    at: self.objects[k].at,
+                    kind: self.objects[k].kind,
+                    depth: depth[k],
+                    len: self.objects[k].size,
+                    body,
+                    sketch: sketches.made(k),
+                }
+            })
+            .collect();
+        let next = tail.followed_by(chunk, self.opts);
         Ok((out, next))
     }
 
@@ -225,10 +240,12 @@ impl ChunkSearch<'_> {
     fn kept_for_the_tail<B>(&self) -> Kept<B> {
         let n = self.objects.len();
         let first = n.saturating_sub(self.opts.window);
-        let mut budget = BodyBudget::new(self.opts.memory);
+        let mut held = Held::new(self.opts);
         let mut wanted = vec![false; n - first];
         for k in (first..n).rev() {
-            wanted[k - first] = budget.admits(self.objects[k].kind, self.objects[k].size);
+            let object = self.objects[k];
+            wanted[k - first] =
+                held.may_hold(object.kind, 0) && held.holds(object.kind, object.size);
         }
         Kept {
             first,
@@ -354,70 +371,80 @@ impl ChunkSearch<'_> {
         let searched = &self.objects[start..end];
         let wanted =
             |kind: ObjectKind| searched.iter().any(|o| o.fixed.is_none() && o.kind == kind);
-        let in_chunk = start.min(self.opts.window);
-        let mut budget = BodyBudget::new(self.opts.memory);
-        let mut picked: Vec<(u32, ObjectKind, u32, B, Option<Sketch>)> = Vec::new();
-        for j in (start - in_chunk..start).rev() {
+        let in_chunk = |j: usize| {
             let object = self.objects[j];
-            let chain = object.fixed.unwrap_or(0);
-            if !wanted(object.kind) || chain >= self.opts.depth || !budget.open(object.kind) {
+            wanted(object.kind).then(|| object.fixed.unwrap_or(0))
+        };
+        let recent = self.recent(start, in_chunk, wanted, before, body, sketches)?;
+        let mut windows = Windows::new();
+        for c in recent {
+            windows
+                .of(c.kind, self.opts)
+                .push_sketched(c.at, c.depth, c.body, None, c.sketch);
+        }
+        Ok(windows)
+    }
+
+    /// What a window would hold of the (at most `--window`) objects before
+    /// position `end` of the chunk, in the chunk and then in the tail,
+    /// oldest first: of the chunk's objects those `in_chunk` gives a chain
+    /// length, of the tail's those of the types `wanted` (with the chain
+    /// they were written with); only chains shorter than the limit, and of
+    /// each type only the newest that fit in the window's memory. The
+    /// window would drop the older ones as the newer came in; reading them
+    /// (for a run of large blobs, 250 bodies of megabytes) would cost more
+    /// than the search they serve.
+    fn recent<B, E>(
+        &self,
+        end: usize,
+        in_chunk: impl Fn(usize) -> Option<u32>,
+        wanted: impl Fn(ObjectKind) -> bool,
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
+        body: &impl Fn(usize) -> Result<B, E>,
+        sketches: &Sketches,
+    ) -> Result<Vec<Candidate<B>>, E>
+    where
+        B: AsRef<[u8]> + Clone + Send + Sync,
+    {
+        let from_chunk = end.min(self.opts.window);
+        let mut held = Held::new(self.opts);
+        let mut out = Vec::new();
+        for j in (end - from_chunk..end).rev() {
+            let kind = self.objects[j].kind;
+            let Some(depth) = in_chunk(j).filter(|&d| held.may_hold(kind, d)) else {
+                continue;
+            };
+            let read = body(j)?;
+            if !held.holds(kind, read.as_ref().len() as u64) {
                 continue;
             }
-            let read = body(j)?;
-            budget.count(object.kind, read.as_ref().len() as u64);
             let sketch = sketches.get(j, read.as_ref());
-            picked.push((object.at, object.kind, chain, read, sketch));
+            out.push(Candidate {
+                at: self.objects[j].at,
+                kind,
+                depth,
+                body: read,
+                sketch,
+            });
         }
-        let entries = &before.tail.entries;
-        for entry in entries.iter().rev().take(self.opts.window - in_chunk) {
-            if !wanted(entry.kind) || entry.depth >= self.opts.depth || !budget.open(entry.kind) {
+        for entry in before.tail.entries.iter().rev() {
+            if !wanted(entry.kind) || !held.may_hold(entry.kind, entry.depth) {
                 continue;
             }
             let read = match &entry.body {
                 Some(read) => read.clone(),
                 None => (before.fetch)(entry.at)?,
             };
-            budget.count(entry.kind, read.as_ref().len() as u64);
-            picked.push((entry.at, entry.kind, entry.depth, read, entry.sketch));
-        }
-        let mut windows = Windows::new();
-        for (at, kind, depth, read, sketch) in picked.into_iter().rev() {
-            windows
-                .of(kind, self.opts)
-                .push_sketched(at, depth, read, None, sketch);
-        }
-        Ok(windows)
-    }
-
-    /// The bodies a window would hold of the (at most `--window`) objects
-    /// before position `end`, oldest first, with their chain lengths:
-    /// those `depth` admits (`Some` chain shorter than the limit), and of
-    /// each type only the newest that fit in the window's memory. The
-    /// window would drop the older ones as the newer came in; reading
-    /// them (for a run of large blobs, 250 bodies of megabytes) would cost
-    /// more than the search they serve.
-    fn recent<B, E>(
-        &self,
-        end: usize,
-        depth: impl Fn(usize) -> Option<u32>,
-        body: &impl Fn(usize) -> Result<B, E>,
-    ) -> Result<Vec<(usize, u32, B)>, E>
-    where
-        B: AsRef<[u8]> + Send + Sync,
-    {
-        let mut budget = BodyBudget::new(self.opts.memory);
-        let mut out = Vec::new();
-        for j in (end.saturating_sub(self.opts.window)..end).rev() {
-            let Some(chain) = depth(j).filter(|&d| d < self.opts.depth) else {
-                continue;
-            };
-            let kind = self.objects[j].kind;
-            if !budget.open(kind) {
+            if !held.holds(entry.kind, read.as_ref().len() as u64) {
                 continue;
             }
-            let read = body(j)?;
-            budget.count(kind, read.as_ref().len() as u64);
-            out.push((j, chain, read));
+            out.push(Candidate {
+                at: entry.at,
+                kind: entry.kind,
+                depth: entry.depth,
+                body: read,
+                sketch: entry.sketch,
+            });
         }
         out.reverse();
         Ok(out)
@@ -443,13 +470,14 @@ impl ChunkSearch<'_> {
         &self,
         out: &mut [Searched],
         position: &HashMap<u32, usize>,
-        before: &HashMap<u32, u32>,
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
         body: &impl Fn(usize) -> Result<B, E>,
         sketches: &Sketches,
     ) -> Result<Vec<u32>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
     {
+        let tail_depths = before.tail.depths();
         let mut depth = vec![0u32; self.objects.len()];
         for k in 0..self.objects.len() {
             let object = self.objects[k];
@@ -459,12 +487,15 @@ impl ChunkSearch<'_> {
                 (None, Some(found)) => {
                     let base = match position.get(&found.base) {
                         Some(&j) => depth[j],
-                        None => before.get(&found.base).copied().unwrap_or(found.depth - 1),
+                        None => tail_depths
+                            .get(&found.base)
+                            .copied()
+                            .unwrap_or(found.depth - 1),
                     };
                     if base < self.opts.depth {
                         base + 1
                     } else {
-                        let again = self.search_again(k, &depth, body, sketches)?;
+                        let again = self.search_again(k, &depth, before, body, sketches)?;
                         out[k].found = again;
                         out[k].found.as_ref().map_or(0, |f| f.depth)
                     }
@@ -484,22 +515,19 @@ impl ChunkSearch<'_> {
         &self,
         k: usize,
         depth: &[u32],
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
         body: &impl Fn(usize) -> Result<B, E>,
         sketches: &Sketches,
     ) -> Result<Option<Found>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
     {
         let kind = self.objects[k].kind;
         let mut window = Window::new(self.opts);
-        let recent = self.recent(
-            k,
-            |j| (self.objects[j].kind == kind).then_some(depth[j]),
-            body,
-        )?;
-        for (j, chain, read) in recent {
-            let sketch = sketches.get(j, read.as_ref());
-            window.push_sketched(self.objects[j].at, chain, read, None, sketch);
+        let in_chunk = |j: usize| (self.objects[j].kind == kind).then_some(depth[j]);
+        let recent = self.recent(k, in_chunk, |t| t == kind, before, body, sketches)?;
+        for c in recent {
+            window.push_sketched(c.at, c.depth, c.body, None, c.sketch);
         }
         let target = body(k)?;
         let sketch = sketches.get(k, target.as_ref());
@@ -640,7 +668,10 @@ mod tests {
     #[test]
     fn the_next_chunk_starts_from_the_tail_with_true_depths() {
         let bodies = versions(12);
-        let objects = objects(12);
+        let mut objects = objects(12);
+        for (o, body) in objects.iter_mut().zip(&bodies) {
+            o.size = body.len() as u64;
+        }
         let search =
             |range: Range<usize>, tail, fetch: &(dyn Fn(u32) -> Result<Vec<u8>, ()> + Sync)| {
                 let chunk = ChunkSearch {
@@ -665,16 +696,21 @@ mod tests {
             assert!(entry.body.is_some(), "the pass still held it");
         }
         // The next chunk's first object finds the object before it.
-        let depths: Vec<u32> = tail.entries.iter().map(|e| e.depth).collect();
+        let chains: Vec<u32> = first
+            .iter()
+            .map(|s| s.found.as_ref().map_or(0, |f| f.depth))
+            .collect();
         let (second, _) = search(6..12, tail, &no_fetch);
         let found = second[0].found.as_ref().expect("a delta");
         assert_eq!(found.base, 5);
         // A resumed run starts from the same tail, its bodies read again.
-        let written = Tail::of_written((0..6u32).map(|at| (at, ObjectKind::Blob)), 3, |at| {
-            Some(depths[at as usize - 3])
-        })
-        .unwrap();
+        let before = (0..6u32).map(|at| (at, ObjectKind::Blob));
         let read = |at: u32| Ok(bodies[at as usize].clone());
+        let depth = |at: u32| Some(chains[at as usize]);
+        let len = |_, body: &Vec<u8>| body.len() as u64;
+        let Ok(written) = Tail::of_written(before, opts(3, 10), depth, read, len) else {
+            panic!("every chain is known");
+        };
         let (resumed, _) = search(6..12, written, &read);
         let choices = |out: &[Searched]| -> Vec<Option<(u32, u32)>> {
             out.iter()
@@ -688,6 +724,9 @@ mod tests {
     fn fixed_objects_are_bases_only_and_pieces_without_a_search_read_nothing() {
         let bodies = versions(6);
         let mut objects = objects(6);
+        for (o, body) in objects.iter_mut().zip(&bodies) {
+            o.size = body.len() as u64;
+        }
         for o in &mut objects[..3] {
             o.fixed = Some(0);
         }
