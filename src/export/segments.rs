@@ -14,7 +14,7 @@ use super::error::ExportError;
 use crate::convert::StopPoints;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
-use crate::pack::write::PackWriter;
+use crate::pack::PackWriter;
 
 /// Work per segment: the most a kill can lose.
 const SEGMENT_TIME: Duration = Duration::from_secs(3);

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::convert::objects::name_hashes::NameHashes;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
-use crate::pack::write::NameHashVersion;
+use crate::pack::NameHashVersion;
 
 /// Where an object's bytes are in the source repository.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

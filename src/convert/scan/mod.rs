@@ -33,7 +33,7 @@ use crate::object::{
 };
 use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::BatchLimits;
-use crate::pack::write::NameHashVersion;
+use crate::pack::NameHashVersion;
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_commit};
 

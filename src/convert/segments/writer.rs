@@ -39,7 +39,7 @@ use crate::convert::resume::stop_points::phase;
 use crate::convert::segments::commits::{Journal, Renamed};
 use crate::hash::HashKind;
 use crate::object::ObjectKind;
-use crate::pack::write::PackWriter;
+use crate::pack::PackWriter;
 
 /// Work per segment: the most an interruption can lose.
 pub const SEGMENT_TIME: Duration = Duration::from_secs(3);

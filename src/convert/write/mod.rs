@@ -33,7 +33,7 @@ use crate::convert::write::reach_record::ReachRecorder;
 use crate::idmap::{IdMap, RunId};
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;
-use crate::pack::write::Tries;
+use crate::pack::Tries;
 use crate::repo::dest_layout;
 
 /// What the write phase did.

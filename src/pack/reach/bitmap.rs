@@ -9,8 +9,8 @@ use std::collections::VecDeque;
 use super::ewah::Ewah;
 use super::graph::Graph;
 use crate::object::ObjectKind;
-use crate::pack::Pack;
-use crate::pack::checksum::file_checksum;
+use crate::pack::data::resolve::Pack;
+use crate::pack::hashfile::file_checksum;
 
 /// How many earlier entries a bitmap may be XOR-ed with (git reads up to
 /// 160 back; its writer also tries 10).

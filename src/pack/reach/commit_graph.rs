@@ -8,8 +8,8 @@
 use super::graph::Graph;
 use crate::hash::HashKind;
 use crate::object::ObjectKind;
-use crate::pack::Pack;
-use crate::pack::checksum::file_checksum;
+use crate::pack::data::resolve::Pack;
+use crate::pack::hashfile::file_checksum;
 
 const NO_PARENT: u32 = 0x7000_0000;
 const EXTRA_EDGES: u32 = 0x8000_0000;

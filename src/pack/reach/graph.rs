@@ -16,7 +16,8 @@ use super::ReachError;
 use crate::hash::{ObjectId, PrefixBuckets};
 use crate::object::ObjectKind;
 use crate::object::{ReferenceRole, for_each_reference};
-use crate::pack::{DeltaCache, Pack};
+use crate::pack::data::cache::DeltaCache;
+use crate::pack::data::resolve::Pack;
 
 /// The graph of a pack.
 pub struct Graph<'k> {

@@ -7,9 +7,10 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{HashingWriter, PackWriteError};
 use crate::durable;
 use crate::hash::{HashKind, ObjectId};
+use crate::pack::error::PackWriteError;
+use crate::pack::hashing_writer::HashingWriter;
 
 /// `"\377tOc"`, which no version 1 index can start with.
 const IDX_MAGIC: [u8; 4] = [0xff, b't', b'O', b'c'];
@@ -56,7 +57,7 @@ pub fn write_idx_v2(
 /// Sorts by id (memcmp order, which is how git bisects the name table) and
 /// checks what git's reader relies on: one hash kind, no duplicate ids, a
 /// count that fits the fanout table.
-pub(super) fn sort_and_check(
+pub(crate) fn sort_and_check(
     hash: HashKind,
     entries: &mut [IndexEntry],
     pack_checksum: &ObjectId,
@@ -82,7 +83,7 @@ pub(super) fn sort_and_check(
     Ok(())
 }
 
-pub(super) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteError> {
+pub(crate) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteError> {
     if id.kind() == hash {
         Ok(())
     } else {
@@ -95,7 +96,7 @@ pub(super) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteE
 
 /// Writes the index of entries already sorted and checked by
 /// [`sort_and_check`]; returns the index checksum.
-pub(super) fn write_sorted<W: Write>(
+pub(crate) fn write_sorted<W: Write>(
     out: W,
     hash: HashKind,
     entries: &[IndexEntry],

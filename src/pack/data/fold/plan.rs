@@ -21,12 +21,14 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
-use super::fold_write::{FoldInputs, write_placed};
-use super::{PackOutcome, PackWriteError};
+use super::copy::{FoldInputs, write_placed};
 use crate::hash::{HashKind, ObjectId};
-use crate::pack::data::PACK_HEADER_LEN;
-use crate::pack::{EntryKind, MAX_CHAIN_DEPTH, Pack, PackError};
+use crate::pack::data::entry::EntryKind;
+use crate::pack::data::file::PACK_HEADER_LEN;
+use crate::pack::data::resolve::{MAX_CHAIN_DEPTH, Pack};
+use crate::pack::data::write::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
+use crate::pack::data::write::pack_writer::PackOutcome;
+use crate::pack::error::{PackError, PackWriteError};
 use crate::progress::Progress;
 
 pub(super) const NO_BASE: u32 = u32::MAX;

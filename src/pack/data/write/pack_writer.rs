@@ -19,12 +19,14 @@ use super::encode::{
     MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
     encode_ofs_distance,
 };
-use super::pack_stream::{self, PackStream};
-use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
+use super::stream::{self, PackStream};
 use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
-use crate::pack::data::PACK_HEADER_LEN;
+use crate::pack::data::file::PACK_HEADER_LEN;
+use crate::pack::error::PackWriteError;
+use crate::pack::index::reverse as rev_writer;
+use crate::pack::index::write::{self as idx_writer, IndexEntry};
 
 const PACK_SIGNATURE: [u8; 4] = *b"PACK";
 const PACK_VERSION: u32 = 2;
@@ -328,7 +330,7 @@ impl PackWriter {
 
 /// The header a pack of `num_objects` entries starts with: signature,
 /// version, entry count.
-pub(super) fn pack_header(num_objects: u32) -> [u8; PACK_HEADER_LEN as usize] {
+pub(crate) fn pack_header(num_objects: u32) -> [u8; PACK_HEADER_LEN as usize] {
     let mut header = [0; PACK_HEADER_LEN as usize];
     header[..4].copy_from_slice(&PACK_SIGNATURE);
     header[4..8].copy_from_slice(&PACK_VERSION.to_be_bytes());
@@ -338,7 +340,7 @@ pub(super) fn pack_header(num_objects: u32) -> [u8; PACK_HEADER_LEN as usize] {
 
 /// A `.pack` written, trailer included, under a temporary name; not yet
 /// synced.
-pub(super) struct WrittenPack<'a> {
+pub(crate) struct WrittenPack<'a> {
     pub dir: &'a Path,
     pub hash: HashKind,
     pub file: File,
@@ -350,7 +352,7 @@ pub(super) struct WrittenPack<'a> {
 
 /// What becomes of a published pack's pages in the page cache.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum AfterSync {
+pub(crate) enum AfterSync {
     /// Kept: a segment, which the fold reads whole soon after.
     KeepCached,
     /// Dropped: the folded pack, which this run does not read through
@@ -364,7 +366,7 @@ pub(super) enum AfterSync {
 /// renames the three files into place, the `.idx` last (git finds a pack
 /// by its index). `temps` holds the temporary pack and removes what is
 /// left on failure.
-pub(super) fn publish(
+pub(crate) fn publish(
     pack: WrittenPack<'_>,
     mut temps: TempFiles,
     entries: &[IndexEntry],
@@ -382,7 +384,7 @@ pub(super) fn publish(
         let synced = scope.spawn(|| {
             let synced = file.sync_all();
             if after_sync == AfterSync::DropCached {
-                pack_stream::drop_cached(&file);
+                stream::drop_cached(&file);
             }
             synced
         });

@@ -6,7 +6,7 @@
 use std::io::{self, Write};
 
 use crate::hash::{HashKind, ObjectId};
-use crate::pack::checksum::FileHasher;
+use crate::pack::hashfile::FileHasher;
 
 /// Hashes and counts the bytes that reach `inner`.
 pub struct HashingWriter<W: Write> {

@@ -19,14 +19,17 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::fold::{Item, NO_BASE, Placement};
-use super::pack_stream::{drop_range, start_writeback};
-use super::pack_writer::{AfterSync, WrittenPack, pack_header, publish};
-use super::{IndexEntry, PackOutcome, PackWriteError, idx_writer};
+use super::plan::{Item, NO_BASE, Placement};
 use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
-use crate::pack::Pack;
-use crate::pack::checksum::FileHasher;
+use crate::pack::data::resolve::Pack;
+use crate::pack::data::write::pack_writer::{
+    AfterSync, PackOutcome, WrittenPack, pack_header, publish,
+};
+use crate::pack::data::write::stream::{drop_range, start_writeback};
+use crate::pack::error::PackWriteError;
+use crate::pack::hashfile::FileHasher;
+use crate::pack::index::write::{self as idx_writer, IndexEntry};
 use crate::progress::Progress;
 
 /// Bytes of the new pack one task copies: enough that a task's overhead

@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use crate::hash::{HashKind, ObjectId};
-use crate::pack::checksum::FileHasher;
+use crate::pack::hashfile::FileHasher;
 
 /// Bytes per block handed to the helper thread. Every block that was ever
 /// in flight stays allocated (it comes back as a spare) for as long as the
@@ -213,7 +213,7 @@ fn write_blocks(
 
 /// Starts writeback of the `len` bytes (0: all) that reached `file` from
 /// `from` on. Advisory: errors surface at the final `fsync`.
-pub(super) fn start_writeback(file: &File, from: u64, len: u64) {
+pub(crate) fn start_writeback(file: &File, from: u64, len: u64) {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd as _;
@@ -236,7 +236,7 @@ pub(super) fn start_writeback(file: &File, from: u64, len: u64) {
 /// writeback was started a step before (the fold's output, which this run
 /// does not read again: recycling its pages spares the kernel finding
 /// fresh ones, see [`WRITEBACK_STEP`]).
-pub(super) fn drop_range(file: &File, from: u64, to: u64) {
+pub(crate) fn drop_range(file: &File, from: u64, to: u64) {
     // Not for an empty range: a length of 0 tells the call "to the end".
     if to > from {
         advise_dontneed(file, from, to - from);

@@ -7,16 +7,17 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::idx_writer::check_kind;
-use super::{HashingWriter, IndexEntry, PackWriteError};
+use super::write::{IndexEntry, check_kind};
 use crate::durable;
 use crate::hash::{HashKind, ObjectId};
+use crate::pack::error::PackWriteError;
+use crate::pack::hashing_writer::HashingWriter;
 
 const RIDX_MAGIC: [u8; 4] = *b"RIDX";
 const RIDX_VERSION: u32 = 1;
 
 /// Writes the reverse index of a pack to `path`, durably (`durable.rs`); returns its checksum. `entries_sorted_by_id` is the index
-/// order (as left by [`super::write_idx_v2`]); anything else is an error,
+/// order (as left by [`super::write::write_idx_v2`]); anything else is an error,
 /// because the positions written are positions in that order.
 pub fn write_rev(
     path: &Path,
@@ -68,7 +69,7 @@ fn check_sorted(
 
 /// Writes the reverse index of entries already checked to be in index
 /// order; returns its checksum.
-pub(super) fn write_sorted<W: Write>(
+pub(crate) fn write_sorted<W: Write>(
     out: W,
     hash: HashKind,
     entries_sorted_by_id: &[IndexEntry],
