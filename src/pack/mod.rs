@@ -28,7 +28,6 @@ mod delta_search;
 mod dir;
 mod error;
 pub(crate) mod hashfile;
-mod hashing_writer;
 mod index;
 pub mod reach;
 
@@ -61,7 +60,6 @@ pub use delta_search::window::{
 };
 pub use dir::{list_packs, remove_pack};
 pub use error::{DeltaError, IdxError, PackError, PackWriteError};
-pub use hashing_writer::HashingWriter;
 pub use index::read::IndexFile;
 pub use index::reverse::write_rev;
 pub use index::write::{IndexEntry, write_idx_v2};

@@ -2,16 +2,15 @@
 //! `pack-write.c`, format "pack-*.rev files have the format" in
 //! `Documentation/gitformat-pack.txt`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use rayon::prelude::*;
 
 use super::write::{IndexEntry, check_kind};
-use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 use crate::pack::error::PackWriteError;
-use crate::pack::hashing_writer::HashingWriter;
+use crate::pack::hashfile::write_checksummed_file;
 
 const RIDX_MAGIC: [u8; 4] = *b"RIDX";
 const RIDX_VERSION: u32 = 1;
@@ -26,17 +25,10 @@ pub fn write_rev(
     pack_checksum: &ObjectId,
 ) -> Result<ObjectId, PackWriteError> {
     check_sorted(hash, entries_sorted_by_id, pack_checksum)?;
-    let mut checksum = None;
-    durable::write_file_with(path, |file| {
-        checksum = Some(write_sorted(
-            file,
-            hash,
-            entries_sorted_by_id,
-            pack_checksum,
-        )?);
-        Ok(())
+    let (checksum, _) = write_checksummed_file(path, hash, |out| {
+        write_sorted(out, hash, entries_sorted_by_id, pack_checksum)
     })?;
-    Ok(checksum.expect("written above"))
+    Ok(checksum)
 }
 
 fn check_sorted(
@@ -68,14 +60,13 @@ fn check_sorted(
 }
 
 /// Writes the reverse index of entries already checked to be in index
-/// order; returns its checksum.
-pub(crate) fn write_sorted<W: Write>(
-    out: W,
+/// order, all but its own checksum (`out` adds that).
+pub(crate) fn write_sorted(
+    out: &mut impl Write,
     hash: HashKind,
     entries_sorted_by_id: &[IndexEntry],
     pack_checksum: &ObjectId,
-) -> io::Result<ObjectId> {
-    let mut out = HashingWriter::new(BufWriter::new(out), hash);
+) -> io::Result<()> {
     out.write_all(&RIDX_MAGIC)?;
     out.write_all(&RIDX_VERSION.to_be_bytes())?;
     out.write_all(&hash.format_id().to_be_bytes())?;
@@ -91,15 +82,13 @@ pub(crate) fn write_sorted<W: Write>(
         out.write_all(&pos.to_be_bytes())?;
     }
 
-    out.write_all(pack_checksum.as_bytes())?;
-    let (buffered, checksum) = out.finish_with_trailer()?;
-    buffered.into_inner().map_err(|e| e.into_error())?;
-    Ok(checksum)
+    out.write_all(pack_checksum.as_bytes())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pack::hashfile::HashFile;
 
     fn entry(first: u8, offset: u64) -> IndexEntry {
         let mut raw = [0u8; 32];
@@ -120,8 +109,9 @@ mod tests {
             entry(4, 100),
         ];
         let pack_sum = ObjectId::Sha256([7; 32]);
-        let mut out = Vec::new();
-        write_sorted(&mut out, HashKind::Sha256, &entries, &pack_sum).unwrap();
+        let mut file = HashFile::new(Vec::new(), HashKind::Sha256);
+        write_sorted(&mut file, HashKind::Sha256, &entries, &pack_sum).unwrap();
+        let (out, _) = file.finish_with_trailer().unwrap();
         assert_eq!(&out[..12], b"RIDX\0\0\0\x01\0\0\0\x02");
         let positions: Vec<u32> = out[12..28]
             .chunks(4)

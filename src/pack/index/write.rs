@@ -2,15 +2,14 @@
 //! format "Version 2 pack-*.idx files" in `Documentation/gitformat-pack.txt`
 //! (gitformat-pack, "Version 2 pack-*.idx files").
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::durable;
 use crate::hash::{HashKind, ObjectId};
 use crate::pack::error::PackWriteError;
-use crate::pack::hashing_writer::HashingWriter;
+use crate::pack::hashfile::write_checksummed_file;
 
 /// `"\377tOc"`, which no version 1 index can start with.
 const IDX_MAGIC: [u8; 4] = [0xff, b't', b'O', b'c'];
@@ -46,12 +45,9 @@ pub fn write_idx_v2(
     pack_checksum: &ObjectId,
 ) -> Result<ObjectId, PackWriteError> {
     sort_and_check(hash, entries, pack_checksum)?;
-    let mut checksum = None;
-    durable::write_file_with(path, |file| {
-        checksum = Some(write_sorted(file, hash, entries, pack_checksum)?);
-        Ok(())
-    })?;
-    Ok(checksum.expect("written above"))
+    let (checksum, _) =
+        write_checksummed_file(path, hash, |out| write_sorted(out, entries, pack_checksum))?;
+    Ok(checksum)
 }
 
 /// Sorts by id (memcmp order, which is how git bisects the name table) and
@@ -95,14 +91,12 @@ pub(crate) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteE
 }
 
 /// Writes the index of entries already sorted and checked by
-/// [`sort_and_check`]; returns the index checksum.
-pub(crate) fn write_sorted<W: Write>(
-    out: W,
-    hash: HashKind,
+/// [`sort_and_check`], all but its own checksum (`out` adds that).
+pub(crate) fn write_sorted(
+    out: &mut impl Write,
     entries: &[IndexEntry],
     pack_checksum: &ObjectId,
-) -> io::Result<ObjectId> {
-    let mut out = HashingWriter::new(BufWriter::new(out), hash);
+) -> io::Result<()> {
     out.write_all(&IDX_MAGIC)?;
     out.write_all(&IDX_VERSION.to_be_bytes())?;
 
@@ -138,10 +132,7 @@ pub(crate) fn write_sorted<W: Write>(
         out.write_all(&e.offset.to_be_bytes())?;
     }
 
-    out.write_all(pack_checksum.as_bytes())?;
-    let (buffered, checksum) = out.finish_with_trailer()?;
-    buffered.into_inner().map_err(|e| e.into_error())?;
-    Ok(checksum)
+    out.write_all(pack_checksum.as_bytes())
 }
 
 #[cfg(test)]

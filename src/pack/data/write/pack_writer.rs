@@ -25,6 +25,7 @@ use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::pack::data::file::PACK_HEADER_LEN;
 use crate::pack::error::PackWriteError;
+use crate::pack::hashfile::HashFile;
 use crate::pack::index::reverse as rev_writer;
 use crate::pack::index::write::{self as idx_writer, IndexEntry};
 
@@ -389,11 +390,11 @@ pub(crate) fn publish(
             synced
         });
         let indexes = (|| {
-            let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, |f| {
-                rev_writer::write_sorted(f, hash, entries, &checksum)
+            let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, hash, |out| {
+                rev_writer::write_sorted(out, hash, entries, &checksum)
             })?;
-            let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, |f| {
-                idx_writer::write_sorted(f, hash, entries, &checksum)
+            let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, hash, |out| {
+                idx_writer::write_sorted(out, entries, &checksum)
             })?;
             Ok::<_, PackWriteError>((temp_rev, temp_idx))
         })();
@@ -445,17 +446,21 @@ fn deflate_into<W: Write>(out: &mut W, data: &[u8], level: u32) -> io::Result<()
     Ok(())
 }
 
-/// Creates a new temporary file, writes it with `write`, fsyncs it and
-/// returns its path (registered in `temps`).
+/// Creates a new temporary file, writes it with `body` and a checksum of
+/// kind `hash`, fsyncs it and returns its path (registered in `temps`).
 fn write_temp(
     dir: &Path,
     prefix: &str,
     temps: &mut TempFiles,
-    write: impl FnOnce(&File) -> io::Result<ObjectId>,
+    hash: HashKind,
+    body: impl FnOnce(&mut HashFile<&File>) -> io::Result<()>,
 ) -> Result<PathBuf, PackWriteError> {
     let (path, file) = durable::create_temp(dir, prefix)?;
     temps.add(path.clone());
-    write(&file).map_err(PackWriteError::io(&path))?;
+    let mut out = HashFile::new(&file, hash);
+    body(&mut out)
+        .and_then(|()| out.finish_with_trailer())
+        .map_err(PackWriteError::io(&path))?;
     file.sync_all().map_err(PackWriteError::io(&path))?;
     Ok(path)
 }
