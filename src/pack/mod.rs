@@ -33,17 +33,19 @@ pub mod reach;
 
 pub use data::cache::DeltaCache;
 pub use data::check::{crc_mismatches, verify_pack};
-pub use data::entry::{Entry, EntryKind};
+pub use data::entry::{Entry, EntryKind, OBJ_OFS_DELTA, OBJ_REF_DELTA};
 pub use data::file::PackFile;
-pub use data::fold::plan::{OrderKey, fold_packs};
+pub use data::fold::fold_packs;
+pub use data::fold::plan::OrderKey;
 pub use data::layout::PackLayout;
 pub use data::resolve::{ExternalBase, MAX_CHAIN_DEPTH, Pack};
 pub use data::traverse::{BatchLimits, SharedExternalBase, TraversalPlan, Visit};
 pub use data::write::encode::{
-    MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
-    encode_offset_varint, encode_ofs_distance,
+    MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, encode_entry_header, encode_offset_varint,
+    encode_ofs_distance,
 };
-pub use data::write::pack_writer::{PackOutcome, PackWriter, WrittenEntry};
+pub use data::write::pack_writer::{PackWriter, WrittenEntry};
+pub use data::write::publish::PackOutcome;
 pub use delta::apply::{apply_delta, delta_sizes};
 pub use delta::encode::{DeltaIndex, encode_delta};
 pub use delta::tree::tree_delta;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::write::{IndexEntry, check_kind};
+use super::write::{IndexEntry, check_ids};
 use crate::hash::{HashKind, ObjectId};
 use crate::pack::error::PackWriteError;
 use crate::pack::hashfile::write_checksummed_file;
@@ -36,15 +36,7 @@ fn check_sorted(
     entries: &[IndexEntry],
     pack_checksum: &ObjectId,
 ) -> Result<(), PackWriteError> {
-    check_kind(hash, pack_checksum)?;
-    if u32::try_from(entries.len()).is_err() {
-        return Err(PackWriteError::TooManyEntries {
-            count: entries.len(),
-        });
-    }
-    for e in entries {
-        check_kind(hash, &e.id)?;
-    }
+    check_ids(hash, entries, pack_checksum)?;
     for pair in entries.windows(2) {
         match pair[0].id.cmp(&pair[1].id) {
             std::cmp::Ordering::Less => {}

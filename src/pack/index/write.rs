@@ -58,15 +58,7 @@ pub(crate) fn sort_and_check(
     entries: &mut [IndexEntry],
     pack_checksum: &ObjectId,
 ) -> Result<(), PackWriteError> {
-    check_kind(hash, pack_checksum)?;
-    if u32::try_from(entries.len()).is_err() {
-        return Err(PackWriteError::TooManyEntries {
-            count: entries.len(),
-        });
-    }
-    for e in entries.iter() {
-        check_kind(hash, &e.id)?;
-    }
+    check_ids(hash, entries, pack_checksum)?;
     // Names are uniform: their leading 8 bytes decide nearly every
     // comparison without a call to memcmp. Hundreds of thousands of
     // entries for a large pack, sorted while nothing else runs.
@@ -75,6 +67,25 @@ pub(crate) fn sort_and_check(
     });
     if let Some(pair) = entries.windows(2).find(|w| w[0].id == w[1].id) {
         return Err(PackWriteError::DuplicateObject { id: pair[0].id });
+    }
+    Ok(())
+}
+
+/// Checks what every index of a pack relies on: the pack's checksum and
+/// every entry's id of kind `hash`, and a count that fits 32 bits.
+pub(crate) fn check_ids(
+    hash: HashKind,
+    entries: &[IndexEntry],
+    pack_checksum: &ObjectId,
+) -> Result<(), PackWriteError> {
+    check_kind(hash, pack_checksum)?;
+    if u32::try_from(entries.len()).is_err() {
+        return Err(PackWriteError::TooManyEntries {
+            count: entries.len(),
+        });
+    }
+    for e in entries {
+        check_kind(hash, &e.id)?;
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use super::ReachError;
+use super::error::ReachError;
 use crate::hash::{ObjectId, PrefixBuckets};
 use crate::object::ObjectKind;
 use crate::object::{ReferenceRole, for_each_reference};

@@ -9,6 +9,7 @@
 mod bitmap;
 mod build;
 mod commit_graph;
+mod error;
 mod ewah;
 mod graph;
 mod select;
@@ -17,30 +18,12 @@ use std::path::Path;
 
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
-use crate::object::ReferencesError;
 use crate::pack::data::resolve::Pack;
-use crate::pack::error::PackError;
 use crate::pack::hashfile::write_checksummed_file;
 use crate::progress::Progress;
+pub use error::ReachError;
 use graph::Graph;
 pub use graph::{Known, committer_time, followed_by_walk};
-
-/// Why the indexes could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ReachError {
-    #[error(transparent)]
-    Read(#[from] PackError),
-    #[error("object {id} cannot be read for the bitmap: {error}")]
-    Malformed {
-        id: ObjectId,
-        #[source]
-        error: ReferencesError,
-    },
-    #[error("object {id} reaches {missing}, which the pack does not hold: no bitmap can cover it")]
-    NotClosed { id: ObjectId, missing: ObjectId },
-    #[error(transparent)]
-    File(#[from] crate::durable::PathError),
-}
 
 /// What the indexes hold.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

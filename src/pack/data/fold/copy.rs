@@ -1,4 +1,4 @@
-//! Writing a folded pack whose layout is known in advance (`fold.rs`
+//! Writing a folded pack whose layout is known in advance (`plan.rs`
 //! places every entry before a byte is copied): the entries are copied in
 //! parallel, each range of the new pack by one thread at its own offset,
 //! while one more thread hashes the same bytes in pack order for the
@@ -23,9 +23,8 @@ use super::plan::{Item, NO_BASE, Placement};
 use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
 use crate::pack::data::resolve::Pack;
-use crate::pack::data::write::pack_writer::{
-    AfterSync, PackOutcome, WrittenPack, pack_header, publish,
-};
+use crate::pack::data::write::pack_writer::pack_header;
+use crate::pack::data::write::publish::{AfterSync, PackOutcome, WrittenPack, publish};
 use crate::pack::data::write::stream::{drop_range, start_writeback};
 use crate::pack::error::PackWriteError;
 use crate::pack::hashfile::FileHasher;

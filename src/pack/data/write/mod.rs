@@ -10,4 +10,5 @@
 
 pub(crate) mod encode;
 pub(crate) mod pack_writer;
+pub(crate) mod publish;
 pub(crate) mod stream;

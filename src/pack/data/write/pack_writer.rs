@@ -3,30 +3,25 @@
 //! `builtin/pack-objects.c` and `finish_tmp_packfile` in `pack-write.c`).
 //!
 //! The pack goes to `tmp_pack_XXXXXX` in the destination directory; on
-//! [`PackWriter::finish`] the index and reverse index are written to their
-//! own temporary files, everything is fsynced and renamed into place, the
-//! `.idx` last because git discovers packs by their index. Dropping an
-//! unfinished writer removes its temporary files.
+//! [`PackWriter::finish`] it is published with its index and reverse index
+//! (`publish.rs`). Dropping an unfinished writer removes its temporary
+//! files.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
-use super::encode::{
-    MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
-    encode_ofs_distance,
-};
-use super::stream::{self, PackStream};
+use super::encode::{MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, encode_entry_header, encode_ofs_distance};
+use super::publish::{AfterSync, PackOutcome, WrittenPack, publish};
+use super::stream::PackStream;
 use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
+use crate::pack::data::entry::{OBJ_OFS_DELTA, OBJ_REF_DELTA};
 use crate::pack::data::file::PACK_HEADER_LEN;
 use crate::pack::error::PackWriteError;
-use crate::pack::hashfile::HashFile;
-use crate::pack::index::reverse as rev_writer;
 use crate::pack::index::write::{self as idx_writer, IndexEntry};
 
 const PACK_SIGNATURE: [u8; 4] = *b"PACK";
@@ -47,31 +42,6 @@ pub struct PackWriter {
     header: Vec<u8>,
     /// Set when a write failed part-way: the file no longer parses.
     broken: bool,
-}
-
-/// The published pack.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PackOutcome {
-    pub pack_path: PathBuf,
-    pub idx_path: PathBuf,
-    pub rev_path: PathBuf,
-    /// The pack trailer: the hash of every byte before it (also the file
-    /// name stem).
-    pub checksum: ObjectId,
-    pub num_objects: u32,
-    /// Size of the `.pack` file, trailer included.
-    pub pack_size: u64,
-}
-
-impl PackOutcome {
-    /// The file name without extension, `pack-<hex of the trailer>`.
-    pub fn stem(&self) -> String {
-        self.pack_path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .expect("pack names are ASCII")
-            .to_string()
-    }
 }
 
 impl PackWriter {
@@ -339,97 +309,6 @@ pub(crate) fn pack_header(num_objects: u32) -> [u8; PACK_HEADER_LEN as usize] {
     header
 }
 
-/// A `.pack` written, trailer included, under a temporary name; not yet
-/// synced.
-pub(crate) struct WrittenPack<'a> {
-    pub dir: &'a Path,
-    pub hash: HashKind,
-    pub file: File,
-    pub temp_pack: &'a Path,
-    pub checksum: ObjectId,
-    pub pack_size: u64,
-    pub after_sync: AfterSync,
-}
-
-/// What becomes of a published pack's pages in the page cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum AfterSync {
-    /// Kept: a segment, which the fold reads whole soon after.
-    KeepCached,
-    /// Dropped: the folded pack, which this run does not read through
-    /// again.
-    DropCached,
-}
-
-/// Writes the `.rev` and `.idx` of `pack` from its `entries` (sorted by id
-/// and checked) while the pack itself is synced (its `fsync` waits for
-/// the disk, which the two small files need not wait behind), then
-/// renames the three files into place, the `.idx` last (git finds a pack
-/// by its index). `temps` holds the temporary pack and removes what is
-/// left on failure.
-pub(crate) fn publish(
-    pack: WrittenPack<'_>,
-    mut temps: TempFiles,
-    entries: &[IndexEntry],
-) -> Result<PackOutcome, PackWriteError> {
-    let WrittenPack {
-        dir,
-        hash,
-        file,
-        temp_pack,
-        checksum,
-        pack_size,
-        after_sync,
-    } = pack;
-    let (synced, indexes) = std::thread::scope(|scope| {
-        let synced = scope.spawn(|| {
-            let synced = file.sync_all();
-            if after_sync == AfterSync::DropCached {
-                stream::drop_cached(&file);
-            }
-            synced
-        });
-        let indexes = (|| {
-            let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, hash, |out| {
-                rev_writer::write_sorted(out, hash, entries, &checksum)
-            })?;
-            let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, hash, |out| {
-                idx_writer::write_sorted(out, entries, &checksum)
-            })?;
-            Ok::<_, PackWriteError>((temp_rev, temp_idx))
-        })();
-        let synced = synced
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (synced, indexes)
-    });
-    drop(file);
-    synced.map_err(PackWriteError::io(temp_pack))?;
-    let (temp_rev, temp_idx) = indexes?;
-
-    let stem = format!("pack-{}", checksum.to_hex());
-    let pack_path = dir.join(format!("{stem}.pack"));
-    let rev_path = dir.join(format!("{stem}.rev"));
-    let idx_path = dir.join(format!("{stem}.idx"));
-    for (from, to) in [
-        (temp_pack, pack_path.as_path()),
-        (&temp_rev, &rev_path),
-        (&temp_idx, &idx_path),
-    ] {
-        std::fs::rename(from, to).map_err(PackWriteError::io(to))?;
-    }
-    temps.disarm();
-    durable::sync_dir(dir)?;
-    Ok(PackOutcome {
-        pack_path,
-        idx_path,
-        rev_path,
-        checksum,
-        num_objects: entries.len() as u32,
-        pack_size,
-    })
-}
-
 fn check_level(id: ObjectId, level: u32) -> Result<(), PackWriteError> {
     if level <= 9 {
         Ok(())
@@ -444,25 +323,6 @@ fn deflate_into<W: Write>(out: &mut W, data: &[u8], level: u32) -> io::Result<()
     z.write_all(data)?;
     z.finish()?;
     Ok(())
-}
-
-/// Creates a new temporary file, writes it with `body` and a checksum of
-/// kind `hash`, fsyncs it and returns its path (registered in `temps`).
-fn write_temp(
-    dir: &Path,
-    prefix: &str,
-    temps: &mut TempFiles,
-    hash: HashKind,
-    body: impl FnOnce(&mut HashFile<&File>) -> io::Result<()>,
-) -> Result<PathBuf, PackWriteError> {
-    let (path, file) = durable::create_temp(dir, prefix)?;
-    temps.add(path.clone());
-    let mut out = HashFile::new(&file, hash);
-    body(&mut out)
-        .and_then(|()| out.finish_with_trailer())
-        .map_err(PackWriteError::io(&path))?;
-    file.sync_all().map_err(PackWriteError::io(&path))?;
-    Ok(path)
 }
 
 /// An entry written: its number (entries are numbered in the order they
