@@ -26,7 +26,7 @@ pub fn write_rev(
 ) -> Result<ObjectId, PackWriteError> {
     check_sorted(hash, entries_sorted_by_id, pack_checksum)?;
     let (checksum, _) = write_checksummed_file(path, hash, |out| {
-        write_sorted(out, hash, entries_sorted_by_id, pack_checksum)
+        write_rev_to(out, hash, entries_sorted_by_id, pack_checksum)
     })?;
     Ok(checksum)
 }
@@ -53,7 +53,7 @@ fn check_sorted(
 
 /// Writes the reverse index of entries already checked to be in index
 /// order, all but its own checksum (`out` adds that).
-pub(crate) fn write_sorted(
+pub(crate) fn write_rev_to(
     out: &mut impl Write,
     hash: HashKind,
     entries_sorted_by_id: &[IndexEntry],
@@ -102,7 +102,7 @@ mod tests {
         ];
         let pack_sum = ObjectId::Sha256([7; 32]);
         let mut file = HashFile::new(Vec::new(), HashKind::Sha256);
-        write_sorted(&mut file, HashKind::Sha256, &entries, &pack_sum).unwrap();
+        write_rev_to(&mut file, HashKind::Sha256, &entries, &pack_sum).unwrap();
         let (out, _) = file.finish_with_trailer().unwrap();
         assert_eq!(&out[..12], b"RIDX\0\0\0\x01\0\0\0\x02");
         let positions: Vec<u32> = out[12..28]

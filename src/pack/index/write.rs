@@ -46,7 +46,7 @@ pub fn write_idx_v2(
 ) -> Result<ObjectId, PackWriteError> {
     sort_and_check(hash, entries, pack_checksum)?;
     let (checksum, _) =
-        write_checksummed_file(path, hash, |out| write_sorted(out, entries, pack_checksum))?;
+        write_checksummed_file(path, hash, |out| write_idx_to(out, entries, pack_checksum))?;
     Ok(checksum)
 }
 
@@ -103,7 +103,7 @@ pub(crate) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteE
 
 /// Writes the index of entries already sorted and checked by
 /// [`sort_and_check`], all but its own checksum (`out` adds that).
-pub(crate) fn write_sorted(
+pub(crate) fn write_idx_to(
     out: &mut impl Write,
     entries: &[IndexEntry],
     pack_checksum: &ObjectId,

@@ -28,7 +28,7 @@ use crate::pack::data::write::publish::{AfterSync, PackOutcome, WrittenPack, pub
 use crate::pack::data::write::stream::{drop_range, start_writeback};
 use crate::pack::error::PackWriteError;
 use crate::pack::hashfile::FileHasher;
-use crate::pack::index::write::{self as idx_writer, IndexEntry};
+use crate::pack::index::write::{IndexEntry, sort_and_check};
 use crate::progress::Progress;
 
 /// Bytes of the new pack one task copies: enough that a task's overhead
@@ -92,7 +92,7 @@ pub(super) fn write_placed(
     let mut entries: Vec<IndexEntry> = copied?.into_iter().flatten().collect();
     let checksum = checksum?;
     // Checks before the trailer, so a rejected pack costs no fsync.
-    idx_writer::sort_and_check(hash, &mut entries, &checksum)?;
+    sort_and_check(hash, &mut entries, &checksum)?;
     let end = inputs.placed.end;
     let io = |e| PackWriteError::io(&temp_pack)(e);
     file.write_all_at(checksum.as_bytes(), end).map_err(io)?;

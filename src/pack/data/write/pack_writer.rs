@@ -22,7 +22,7 @@ use crate::object::ObjectKind;
 use crate::pack::data::entry::{OBJ_OFS_DELTA, OBJ_REF_DELTA};
 use crate::pack::data::file::PACK_HEADER_LEN;
 use crate::pack::error::PackWriteError;
-use crate::pack::index::write::{self as idx_writer, IndexEntry};
+use crate::pack::index::write::{IndexEntry, check_kind, sort_and_check};
 
 const PACK_SIGNATURE: [u8; 4] = *b"PACK";
 const PACK_VERSION: u32 = 2;
@@ -155,7 +155,7 @@ impl PackWriter {
         delta_size: u64,
         zlib: &[u8],
     ) -> Result<WrittenEntry, PackWriteError> {
-        idx_writer::check_kind(self.hash, &base_id)?;
+        check_kind(self.hash, &base_id)?;
         let offset = self.begin_entry(id)?;
         encode_entry_header(OBJ_REF_DELTA, delta_size, &mut self.header);
         self.header.extend_from_slice(base_id.as_bytes());
@@ -205,7 +205,7 @@ impl PackWriter {
         let hash = self.hash;
         let mut entries = std::mem::take(&mut self.entries);
         // Checks before the trailer, so a rejected pack costs no fsync.
-        idx_writer::sort_and_check(hash, &mut entries, &hash.null_id())?;
+        sort_and_check(hash, &mut entries, &hash.null_id())?;
 
         let temp_pack = self.temp_pack.clone();
         let (pack_file, checksum) = self
@@ -236,7 +236,7 @@ impl PackWriter {
                 path: self.temp_pack.clone(),
             });
         }
-        idx_writer::check_kind(self.hash, &id)?;
+        check_kind(self.hash, &id)?;
         if self.entries_written() >= self.num_objects {
             return Err(PackWriteError::TooManyObjects {
                 expected: self.num_objects,

@@ -13,8 +13,8 @@ use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
 use crate::pack::error::PackWriteError;
 use crate::pack::hashfile::HashFile;
-use crate::pack::index::reverse as rev_writer;
-use crate::pack::index::write::{self as idx_writer, IndexEntry};
+use crate::pack::index::reverse::write_rev_to;
+use crate::pack::index::write::{IndexEntry, write_idx_to};
 
 /// The published pack.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,10 +93,10 @@ pub(crate) fn publish(
         });
         let indexes = (|| {
             let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, hash, |out| {
-                rev_writer::write_sorted(out, hash, entries, &checksum)
+                write_rev_to(out, hash, entries, &checksum)
             })?;
             let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, hash, |out| {
-                idx_writer::write_sorted(out, entries, &checksum)
+                write_idx_to(out, entries, &checksum)
             })?;
             Ok::<_, PackWriteError>((temp_rev, temp_idx))
         })();
