@@ -23,11 +23,13 @@ pub mod flock;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod gitconfig;
+pub mod gitlink_maps;
 pub mod hash;
 pub mod idmap;
 pub mod loose;
 pub mod object;
 pub mod pack;
+pub mod pipeline;
 pub mod progress;
 pub mod refs;
 pub mod repo;

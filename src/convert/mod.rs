@@ -25,15 +25,17 @@ mod context;
 mod dest;
 mod error;
 mod finish;
-mod interop;
-mod objects;
 mod options;
 mod outcome;
 mod plan;
+mod publish;
+mod reach_record;
 mod resume;
 mod scan;
 mod segments;
 mod shared_pool;
+mod source_objects;
+mod submodules;
 mod tag_peel;
 mod write;
 
@@ -45,32 +47,27 @@ pub use crate::pack::reach::ReachSummary;
 pub use error::{
     ConvertError, CorruptInput, ErrorKind, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
 };
+pub use finish::reach_indexes::ServingIndexes;
 pub use finish::repack::{Repacked, repack};
-pub use finish::serve::ServingIndexes;
-pub use interop::InteropOutcome;
-pub use interop::external_map::{ExternalMap, surrogate_for};
-pub use interop::gitlinks_record;
-pub use interop::rekey_notes::RekeyedRef;
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags};
 pub use outcome::{ConvertOutcome, SubmoduleOutcome};
+pub use publish::InteropOutcome;
+pub use publish::rekey_notes::RekeyedRef;
 pub use resume::JOURNAL_FORMAT;
-pub use resume::stop_points::StopPoints;
 pub use scan::{MissingReference, UnmappedGitlink, UnmappedMergetag};
-pub use write::chunking::chunks_within;
 /// For the resume tests: the chain lengths a resumed run reads back.
 #[doc(hidden)]
 pub use write::output_depths::written_depths;
 
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
+use crate::pipeline::stop_points::{StopPoints, phase};
 use crate::progress::{NoProgress, Progress};
 use crate::refs;
 use crate::repo::{SourceRepo, dest_layout};
 use crate::translate::TranslateOptions;
 use context::Run;
-use interop::submodules;
-use objects::{inventory, read_cache};
-use resume::stop_points::phase;
+use source_objects::{inventory, read_cache};
 
 /// Converts `opts.source` into a SHA-256 repository at `opts.dest`, or
 /// continues / updates the conversion already there.
@@ -245,7 +242,7 @@ fn convert_in_pool(
     stops.check_interrupt()?;
     // Every object is named now: the fold and the bitmap meet them by
     // their SHA-256 names through one index.
-    let names = objects::by_sha256::BySha256::new(&table);
+    let names = source_objects::by_sha256::BySha256::new(&table);
     let folded = finish::fold_segments(&dest.path, &mut map, map_run, &names, &stops, progress)?;
     if let Some(folded) = &folded {
         outcome.packs_written = 1;
@@ -255,8 +252,8 @@ fn convert_in_pool(
         .tip_ids()
         .filter_map(|id| table.map_sha1(&id))
         .collect();
-    let serving_target = finish::serve::target(&dest.path, &map)?;
-    let recorded = finish::serve::Recorded {
+    let serving_target = finish::reach_indexes::target(&dest.path, &map)?;
+    let recorded = finish::reach_indexes::Recorded {
         records: &written.reach_records,
         names: &names,
     };
@@ -287,7 +284,13 @@ fn convert_in_pool(
                 serving_target
                     .as_deref()
                     .map(|idx| {
-                        finish::serve::write(&dest.path, idx, &tips, Some(&recorded), &NoProgress)
+                        finish::reach_indexes::write(
+                            &dest.path,
+                            idx,
+                            &tips,
+                            Some(&recorded),
+                            &NoProgress,
+                        )
                     })
                     .transpose()
             },
@@ -307,7 +310,7 @@ fn convert_in_pool(
     if opts.rekey_notes {
         // The reverse index, built above, tells created trees from
         // translated ones.
-        let rekeyed = interop::rekey_notes::rekey_notes(
+        let rekeyed = publish::rekey_notes::rekey_notes(
             &source_refs,
             &inventory,
             &table,
@@ -319,7 +322,7 @@ fn convert_in_pool(
         outcome.interop.notes_rekeyed = rekeyed;
     }
     stops.kill_point(phase::REFS);
-    resume::stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
+    publish::stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
     outcome.refs_deleted = refs_before.difference(&dest_ref_names(&dest.path)?).count();
     progress.finish();
     outcome.refs_written = refs_done.refs_written;
@@ -335,7 +338,7 @@ fn convert_in_pool(
         let kind = table.kind(i).expect("every object was scanned");
         *outcome.objects_by_kind.entry(kind).or_default() += 1;
     }
-    let mut config = interop::before_publish(
+    let mut config = publish::before_publish(
         opts,
         &dest.path,
         &table,

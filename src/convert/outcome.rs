@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::interop::InteropOutcome;
+use super::publish::InteropOutcome;
 use crate::object::ObjectKind;
 
 /// What a finished conversion did.

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use super::error::{ExportError, ExportRefusal};
 use super::plan::UsedGitlink;
-use crate::convert::ExternalMap;
-use crate::convert::gitlinks_record::{origin, read_recorded, write_recorded};
+use crate::gitlink_maps::external_map::ExternalMap;
+use crate::gitlink_maps::recorded::{origin, read_recorded, write_recorded};
 use crate::hash::ObjectId;
 use crate::repo::dest_layout;
 use crate::verify::GitlinkPair;

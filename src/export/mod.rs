@@ -33,14 +33,14 @@ mod error;
 mod finish;
 mod gitlinks;
 mod mirror_objects;
-mod name;
-mod names;
+mod name_new_objects;
 mod options;
 mod outcome;
 mod plan;
 mod refs;
 mod repos;
 mod segments;
+mod sha1_names;
 mod translate;
 mod write;
 
@@ -52,15 +52,16 @@ pub use error::{
 pub use options::ExportOptions;
 pub use outcome::ExportOutcome;
 
-use crate::convert::{StopPoints, UnmappedGitlinks};
+use crate::convert::UnmappedGitlinks;
 use crate::hash::HashKind;
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::refs::{read_source_refs, update_refs};
 use crate::repo::{dest_layout, mirror_layout};
 use crate::translate::TranslateOptions;
 use dest_objects::DestObjects;
 use mirror_objects::ObjectNames;
-use names::Names;
+use sha1_names::Names;
 
 /// Where an export may be killed by the test hook `GIT_REHASH_TEST_KILL_AT`
 /// (`<phase>:<n>`, or `<n>` for the n-th point of any phase).
@@ -142,8 +143,8 @@ fn export_in_pool(
         strict_headers: dest.strict_headers,
         verbatim_mergetags: false,
     };
-    outcome.pairs_recorded = name::name_new_objects(
-        &name::NameInputs {
+    outcome.pairs_recorded = name_new_objects::name_new_objects(
+        &name_new_objects::NameInputs {
             dest: &dest_objects,
             mirror: &mirror_objects,
             segments: &segments,

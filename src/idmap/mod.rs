@@ -12,7 +12,6 @@
 
 mod created;
 mod error;
-mod export;
 mod exported;
 mod journal;
 mod lookup_aids;
@@ -20,6 +19,7 @@ mod mergetags;
 mod migrations;
 mod query;
 mod row_batch;
+mod row_stream;
 mod schema;
 mod share;
 mod staged;
@@ -29,8 +29,8 @@ mod test_rows;
 
 pub use created::CreatedRow;
 pub use error::IdMapError;
-pub use export::export_rows;
 pub use journal::{RunId, SegmentRows};
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
+pub use row_stream::export_rows;
 pub use share::{SHARED_WITH, open_shared_maps, open_with_shares};
 pub use store::{ForEachError, IdMap, MapRow};

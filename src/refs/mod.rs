@@ -12,9 +12,9 @@
 //! ([`in_progress_operation`]) so the caller can refuse them.
 
 mod error;
+mod loose_or_packed;
 mod mapping;
 mod packed;
-mod packing;
 mod pseudo;
 mod publish;
 mod read;
@@ -31,9 +31,9 @@ mod write;
 mod git_tests;
 
 pub use error::RefsError;
+pub use loose_or_packed::{PeelMap, Peeled};
 pub use mapping::IdMap;
 pub use packed::{PackedRef, PackedRefs};
-pub use packing::{PeelMap, Peeled};
 pub use pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
 pub use read::{EffectiveRef, LooseRef, SourceRefs, read_source_refs};
 pub use reflog::{Reflog, ReflogEntry};

@@ -15,8 +15,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::loose_or_packed::{PeelMap, Peeled, merge_packed, packable};
 use super::mapping::{IdMap, Translator};
-use super::packing::{PeelMap, Peeled, merge_packed, packable};
 use super::pseudo::translate_pseudo_ref;
 use super::publish::publish_all;
 use super::read::{LooseRef, SourceRefs};

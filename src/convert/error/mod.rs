@@ -6,6 +6,7 @@
 
 mod corrupt;
 mod dest_state;
+pub mod findings;
 mod refusal;
 
 use std::path::{Path, PathBuf};

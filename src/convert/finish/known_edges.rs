@@ -11,9 +11,9 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 
 use crate::convert::ConvertError;
-use crate::convert::objects::by_sha256::BySha256;
-use crate::convert::objects::table::ObjectTable;
-use crate::convert::write::reach_record::records;
+use crate::convert::reach_record::records;
+use crate::convert::source_objects::by_sha256::BySha256;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;
 use crate::pack::Pack;
 

@@ -7,9 +7,9 @@
 
 use crate::convert::ConvertError;
 use crate::convert::error::{MergetagTarget, Refusal};
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::options::UnmappedMergetags;
 use crate::convert::scan::UnmappedMergetag;
+use crate::convert::source_objects::table::ObjectTable;
 
 /// Refuses `found` (mergetags whose target SOURCE lacks) or marks their
 /// commits, by `policy`. A target named through an external pair (a

@@ -11,9 +11,9 @@ use std::path::Path;
 
 use super::context::Run;
 use super::error::ConvertError;
-use super::interop;
-use super::objects::table::{ObjectTable, well_known_pair};
+use super::publish as interop;
 use super::scan;
+use super::source_objects::table::{ObjectTable, well_known_pair};
 use crate::convert::error::Refusal;
 use crate::hash::ObjectId;
 use crate::pack::PackLayout;

@@ -10,8 +10,6 @@
 
 pub mod carried;
 pub mod own_history;
-pub mod stale_refs;
-pub mod stop_points;
 
 use std::collections::HashSet;
 use std::fs;
@@ -21,7 +19,7 @@ use crate::convert::ConvertError;
 use crate::convert::ConvertOptions;
 use crate::convert::dest::{Dest, is_fresh};
 use crate::convert::error::DestState;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::idmap::{IdMap, SHARED_WITH};
 use crate::object::ObjectKind;
 use crate::refs::RefStorage;

@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::convert::ConvertError;
+use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 

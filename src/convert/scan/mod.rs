@@ -11,7 +11,6 @@
 pub mod checkpoint;
 #[cfg(test)]
 mod collision_tests;
-mod findings;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,10 +21,9 @@ use rayon::prelude::*;
 use crate::convert::ConvertError;
 use crate::convert::context::Run;
 use crate::convert::error::CorruptInput;
-use crate::convert::objects::read_cache;
-use crate::convert::objects::table::{Location, ObjectTable, well_known_pair};
-use crate::convert::resume::stop_points::{StopPoints, phase};
 use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};
+use crate::convert::source_objects::read_cache;
+use crate::convert::source_objects::table::{Location, ObjectTable, well_known_pair};
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
 use crate::object::{
@@ -34,10 +32,11 @@ use crate::object::{
 use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::BatchLimits;
 use crate::pack::write::NameHashVersion;
+use crate::pipeline::stop_points::{StopPoints, phase};
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_commit};
 
-pub use findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
+pub use crate::convert::error::findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 
 /// What the scan learned, besides what it stored in the table.
 #[derive(Debug, Default)]

@@ -35,11 +35,11 @@ use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::convert::ConvertError;
-use crate::convert::resume::stop_points::phase;
 use crate::convert::segments::commits::{Journal, Renamed};
 use crate::hash::HashKind;
 use crate::object::ObjectKind;
 use crate::pack::write::PackWriter;
+use crate::pipeline::stop_points::phase;
 
 /// Work per segment: the most an interruption can lose.
 pub const SEGMENT_TIME: Duration = Duration::from_secs(3);

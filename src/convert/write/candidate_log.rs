@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::write::piece_search::Searched;
 use crate::durable::{self, TempFiles};
 use crate::pack::write::NOT_IN_WINDOW;

@@ -42,20 +42,20 @@ use rayon::prelude::*;
 
 use crate::convert::ConvertError;
 use crate::convert::error::CorruptInput;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::read_cache;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::reach_record::{ReachRecorder, Reached};
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::read_cache;
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{self, ChunkSearch, Searchable, Searched};
-use crate::convert::write::reach_record::{ReachRecorder, Reached};
 use crate::convert::write::tree_translation::translate_tree_reaching;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
 use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
+use crate::pipeline::chunking::{carried_window, chunks_within, restart_at};
 use crate::translate::{TranslateOptions, translate_object};
 use crate::zlib::deflate;
 

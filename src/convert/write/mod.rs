@@ -5,13 +5,11 @@
 
 pub mod blob_pass;
 pub mod candidate_log;
-pub mod chunking;
 pub mod delta_policy;
 pub mod map_pass;
 pub mod output_depths;
 pub mod pass;
 pub mod piece_search;
-pub mod reach_record;
 pub mod tree_translation;
 
 use std::path::{Path, PathBuf};
@@ -20,16 +18,16 @@ use rayon::prelude::*;
 
 use crate::convert::ConvertError;
 use crate::convert::context::Run;
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::plan::source_pairs::SourcePairs;
+use crate::convert::reach_record::ReachRecorder;
 use crate::convert::segments::commits::Journal;
 use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::write::candidate_log::CandidateLog;
 use crate::convert::write::delta_policy::DeltaOptions;
 use crate::convert::write::map_pass::{MapOutcome, map_pass};
 use crate::convert::write::output_depths::{OutputDepths, written_depths};
 use crate::convert::write::pass::Pass;
-use crate::convert::write::reach_record::ReachRecorder;
 use crate::idmap::{IdMap, RunId};
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 
 use crate::convert::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;
 use crate::object::ObjectKind;

@@ -28,7 +28,7 @@ pub enum PairOrigin {
 
 impl PairOrigin {
     pub fn as_str(self) -> &'static str {
-        use super::gitlinks_record::origin;
+        use super::recorded::origin;
         match self {
             PairOrigin::SubmoduleMap => origin::SUBMODULE_MAP,
             PairOrigin::Surrogate => origin::SURROGATE,

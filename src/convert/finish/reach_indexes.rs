@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::known_edges::KnownEdges;
 use crate::convert::ConvertError;
-use crate::convert::objects::by_sha256::BySha256;
+use crate::convert::source_objects::by_sha256::BySha256;
 use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::pack::reach::{ReachError, ReachSummary, ReachTargets, write_reach_indexes};

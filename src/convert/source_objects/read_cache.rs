@@ -15,8 +15,8 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::convert::ConvertError;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
 

@@ -11,14 +11,15 @@ use rayon::prelude::*;
 use super::dest_objects::DestObjects;
 use super::error::ExportError;
 use super::mirror_objects::ObjectNames;
-use super::names::Names;
 use super::plan::{Item, Plan, Step};
+use super::sha1_names::Names;
 use super::translate::{blob_sha1, sha1_form};
-use crate::convert::{StopPoints, chunks_within};
 use crate::hash::ObjectId;
 use crate::idmap::{IdMap, MapRow};
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
+use crate::pipeline::StopPoints;
+use crate::pipeline::chunking::chunks_within;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
 

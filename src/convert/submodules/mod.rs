@@ -14,10 +14,11 @@
 //! superproject itself is written; `dest.rs` accepts a DEST holding only
 //! that directory as a fresh one.
 
+mod gitmodules;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::gitmodules;
 use crate::convert::dest::check_outside_source;
 use crate::convert::error::ConvertError;
 use crate::convert::options::ConvertOptions;

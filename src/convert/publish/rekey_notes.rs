@@ -16,11 +16,11 @@
 
 use std::path::Path;
 
+use super::notes_tree::{PathEntry, build_trees, classify, fanouts, note_path};
 use crate::convert::ConvertError;
 use crate::convert::error::CorruptInput;
-use crate::convert::interop::notes_tree::{PathEntry, build_trees, classify, fanouts, note_path};
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{CreatedRow, IdMap};
 use crate::loose::write_loose;

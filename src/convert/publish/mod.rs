@@ -4,22 +4,19 @@
 //! [`crate::convert::convert`] at two points: after the scan and before publishing.
 
 pub mod compat_map;
-pub mod external_map;
-pub mod gitlinks_record;
-pub mod gitmodules;
 pub mod notes_tree;
 pub mod rekey_notes;
-pub mod submodules;
+pub mod stale_refs;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use crate::convert::ConvertError;
 use crate::convert::dest::CONFIG;
-use crate::convert::interop::external_map::{ExternalMap, PairOrigin};
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::options::{ConvertOptions, UnmappedGitlinks};
 use crate::convert::scan::UnmappedGitlink;
+use crate::convert::source_objects::table::ObjectTable;
+use crate::gitlink_maps::external_map::{ExternalMap, PairOrigin};
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;
 use crate::repo::dest_layout;
@@ -73,7 +70,7 @@ pub fn before_publish(
     let path = dest_layout::gitlinks(dest);
     // An incremental run scans only new trees: the pairs earlier runs used
     // are still named by the trees they wrote, so the record keeps them.
-    let mut recorded = gitlinks_record::read_recorded(&path)?;
+    let mut recorded = crate::gitlink_maps::recorded::read_recorded(&path)?;
     let mut pairs = Vec::new();
     for id in &targets.0 {
         let Some((sha256, origin)) = table.external().entry(id) else {
@@ -98,7 +95,7 @@ pub fn before_publish(
                 pairs.push((a, b));
             }
         }
-        gitlinks_record::write_recorded(&path, &recorded)?;
+        crate::gitlink_maps::recorded::write_recorded(&path, &recorded)?;
         let map = IdMap::open_rw(&dest_layout::map_db(dest))?;
         map.set_meta(
             "gitlinks_mapped",

@@ -24,7 +24,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, for_each_reference};
 use crate::pack::reach::{committer_time, followed_by_walk};
