@@ -4,7 +4,7 @@
 
 use super::options::ConvertOptions;
 use super::source_objects::inventory::Inventory;
-use crate::pipeline::stop_points::StopPoints;
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
 

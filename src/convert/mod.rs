@@ -27,6 +27,7 @@ mod error;
 mod finish;
 mod options;
 mod outcome;
+mod phase;
 mod plan;
 mod publish;
 mod reach_record;
@@ -43,13 +44,14 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
 
+pub use crate::gitlink_maps::UnmappedGitlinks;
 pub use crate::pack::reach::ReachSummary;
 pub use error::{
     ConvertError, CorruptInput, ErrorKind, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
 };
 pub use finish::reach_indexes::ServingIndexes;
 pub use finish::repack::{Repacked, repack};
-pub use options::{ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags};
+pub use options::{ConvertOptions, SubmoduleSource, UnmappedMergetags};
 pub use outcome::{ConvertOutcome, SubmoduleOutcome};
 pub use publish::InteropOutcome;
 pub use publish::rekey_notes::RekeyedRef;
@@ -61,7 +63,7 @@ pub use write::output_depths::written_depths;
 
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
-use crate::pipeline::stop_points::{StopPoints, phase};
+use crate::pipeline::StopPoints;
 use crate::progress::{NoProgress, Progress};
 use crate::refs;
 use crate::repo::{SourceRepo, dest_layout};
@@ -93,7 +95,7 @@ pub fn convert(
     let mut submodules = Vec::new();
     for job in submodules::submodule_jobs(&mut opts)? {
         let outcome = convert(&job.options, progress).map_err(|e| match e {
-            ConvertError::Interrupted => e,
+            ConvertError::Interrupted(_) => e,
             e => ConvertError::Submodule {
                 name: job.name.clone(),
                 repo: job.options.source.clone(),
@@ -216,7 +218,7 @@ fn convert_in_pool(
         Err(e) => {
             // A refused source leaves nothing behind; an interrupted scan
             // keeps its checkpoint for the next run.
-            if fresh && !matches!(e, ConvertError::Interrupted) {
+            if fresh && !matches!(e, ConvertError::Interrupted(_)) {
                 dest.discard()?;
             }
             return Err(e);

@@ -36,6 +36,7 @@ mod mirror_objects;
 mod name_new_objects;
 mod options;
 mod outcome;
+mod phase;
 mod plan;
 mod refs;
 mod repos;
@@ -52,8 +53,9 @@ pub use error::{
 pub use options::ExportOptions;
 pub use outcome::ExportOutcome;
 
-use crate::convert::UnmappedGitlinks;
+use crate::gitlink_maps::UnmappedGitlinks;
 use crate::hash::HashKind;
+use crate::pipeline::Interrupted;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::refs::{read_source_refs, update_refs};
@@ -62,25 +64,6 @@ use crate::translate::TranslateOptions;
 use dest_objects::DestObjects;
 use mirror_objects::ObjectNames;
 use sha1_names::Names;
-
-/// Where an export may be killed by the test hook `GIT_REHASH_TEST_KILL_AT`
-/// (`<phase>:<n>`, or `<n>` for the n-th point of any phase).
-pub mod phase {
-    /// Both repositories are open and locked; nothing is done yet.
-    pub const START: &str = "start";
-    /// An object was appended to the open segment.
-    pub const OBJECT: &str = "object";
-    /// A segment was renamed into place.
-    pub const SEGMENT_RENAMED: &str = "segment-renamed";
-    /// A chunk's new pairs were committed to DEST's map.
-    pub const COMMITTED: &str = "committed";
-    /// The folded pack is written, not yet moved into MIRROR.
-    pub const FOLDED: &str = "folded";
-    /// The pack is in MIRROR; the segments are not deleted yet.
-    pub const MOVED_IN: &str = "moved-in";
-    /// MIRROR's refs are written; DEST's map index not rebuilt yet.
-    pub const REFS: &str = "refs";
-}
 
 /// Exports DEST's history into MIRROR (see the module documentation).
 pub fn export_sha1(
@@ -174,7 +157,7 @@ fn export_in_pool(
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.segments_written = written.segments;
     if stops.interrupted() {
-        return Err(ExportError::Interrupted);
+        return Err(Interrupted.into());
     }
     if let Some(pack) = finish::fold(&mirror.git_dir, &written.order, &stops, progress)? {
         outcome.pack_size = pack.pack_size;

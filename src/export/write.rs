@@ -30,6 +30,7 @@ use super::translate::sha1_form;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
+use crate::pipeline::Interrupted;
 use crate::pipeline::StopPoints;
 use crate::pipeline::chunking::chunks_within;
 use crate::progress::Progress;
@@ -113,7 +114,7 @@ pub fn write_objects<'b>(inputs: &WriteInputs<'b>, names: &Names) -> Result<Writ
         let sizes = |k: u32| dest.stored_size(stage[k as usize].at);
         for chunk in chunks_within(&numbers, CHUNK, CHUNK_BYTES, sizes) {
             if inputs.stops.interrupted() {
-                return Err(ExportError::Interrupted);
+                return Err(Interrupted.into());
             }
             let prepared: Vec<Prepared<'b>> = chunk
                 .par_iter()

@@ -5,5 +5,18 @@
 //! record of the pairs DEST's trees were translated with
 //! (`rehash/gitlinks.txt`, recorded.rs).
 
+mod error;
 pub mod external_map;
 pub mod recorded;
+
+pub use error::{GitlinkMapError, InvalidContent};
+
+/// What to do with a gitlink whose submodule commit no map knows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UnmappedGitlinks {
+    /// Stop before writing anything, listing each submodule path (default).
+    #[default]
+    Refuse,
+    /// Lossy: name it with a deterministic surrogate, recorded as such.
+    Placeholder,
+}

@@ -4,6 +4,8 @@
 //! a resumed run restarts from.
 
 pub mod chunking;
+mod interrupted;
 pub mod stop_points;
 
+pub use interrupted::Interrupted;
 pub use stop_points::StopPoints;

@@ -26,12 +26,13 @@ use rayon::prelude::*;
 
 use crate::convert::ConvertError;
 use crate::convert::error::DestState;
+use crate::convert::phase;
 use crate::convert::source_objects::by_sha256::BySha256;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::Pack;
 use crate::pack::write::{OrderKey, PackWriteError, fold_packs};
-use crate::pipeline::stop_points::{StopPoints, phase};
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::repo::dest_layout;
 

@@ -19,7 +19,7 @@ use crate::convert::error::DestState;
 use crate::convert::resume;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
-use crate::pipeline::stop_points::StopPoints;
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::refs;
 use crate::repo::dest_layout;

@@ -13,9 +13,10 @@ use std::path::Path;
 
 use crate::convert::ConvertError;
 use crate::convert::dest::CONFIG;
-use crate::convert::options::{ConvertOptions, UnmappedGitlinks};
+use crate::convert::options::ConvertOptions;
 use crate::convert::scan::UnmappedGitlink;
 use crate::convert::source_objects::table::ObjectTable;
+use crate::gitlink_maps::UnmappedGitlinks;
 use crate::gitlink_maps::external_map::{ExternalMap, PairOrigin};
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;

@@ -21,6 +21,7 @@ use rayon::prelude::*;
 use crate::convert::ConvertError;
 use crate::convert::context::Run;
 use crate::convert::error::CorruptInput;
+use crate::convert::phase;
 use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};
 use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::{Location, ObjectTable, well_known_pair};
@@ -32,7 +33,8 @@ use crate::object::{
 use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::BatchLimits;
 use crate::pack::write::NameHashVersion;
-use crate::pipeline::stop_points::{StopPoints, phase};
+use crate::pipeline::Interrupted;
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_commit};
 
@@ -150,7 +152,7 @@ impl Batches<'_> {
         self.totals.extend(records);
         self.missing.extend(missing);
         self.scanned += scanned;
-        self.hooks.check_interrupt()
+        Ok(self.hooks.check_interrupt()?)
     }
 }
 
@@ -180,7 +182,7 @@ impl Scanner<'_> {
         file: impl Fn() -> String,
     ) -> Result<(), ConvertError> {
         if self.hooks.interrupted() {
-            return Err(ConvertError::Interrupted);
+            return Err(Interrupted.into());
         }
         check_name(&self.table.sha1(at), kind, body, file)?;
         let base = base.filter(|_| !self.missing_seen.load(Ordering::Acquire));

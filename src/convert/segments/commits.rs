@@ -15,9 +15,10 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::convert::ConvertError;
+use crate::convert::phase;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::idmap::{IdMap, MapRow, RunId, SegmentRows};
-use crate::pipeline::stop_points::{StopPoints, phase};
+use crate::pipeline::StopPoints;
 
 /// A segment renamed into place, its rows not committed yet.
 pub struct Renamed {

@@ -173,7 +173,7 @@ fn first_failure<A, B>(
 ) -> Result<(A, B), ConvertError> {
     match (a, b) {
         (Ok(a), Ok(b)) => Ok((a, b)),
-        (Err(ConvertError::Interrupted), Err(e)) | (Err(e), _) | (_, Err(e)) => Err(e),
+        (Err(ConvertError::Interrupted(_)), Err(e)) | (Err(e), _) | (_, Err(e)) => Err(e),
     }
 }
 
@@ -190,7 +190,7 @@ mod tests {
 
     #[test]
     fn the_failure_is_reported_over_the_stop_it_caused() {
-        let stopped = || Err::<(), _>(ConvertError::Interrupted);
+        let stopped = || Err::<(), _>(ConvertError::from(crate::pipeline::Interrupted));
         let real = |p| Err::<(), _>(failed(p));
         let message = |r: Result<((), ()), ConvertError>| r.unwrap_err().to_string();
         assert!(message(first_failure(stopped(), real("/b"))).contains("/b"));
@@ -198,7 +198,7 @@ mod tests {
         assert!(message(first_failure(real("/a"), real("/b"))).contains("/a"));
         assert!(matches!(
             first_failure(stopped(), stopped()),
-            Err(ConvertError::Interrupted)
+            Err(ConvertError::Interrupted(_))
         ));
         assert!(first_failure(Ok::<_, ConvertError>(1), Ok::<_, ConvertError>(2)).is_ok());
     }
