@@ -21,6 +21,8 @@
 //! `interop/` (submodules, gitlinks, git's compat map, notes), `dest.rs`
 //! (DEST created, locked, published).
 
+#[cfg(test)]
+mod collision_tests;
 mod context;
 mod dest;
 mod error;
@@ -46,17 +48,14 @@ use std::time::Instant;
 
 pub use crate::gitlink_maps::UnmappedGitlinks;
 pub use crate::pack::reach::ReachSummary;
+pub use error::findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 pub use error::{
     ConvertError, CorruptInput, ErrorKind, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
 };
-pub use finish::reach_indexes::ServingIndexes;
 pub use finish::repack::{Repacked, repack};
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedMergetags};
-pub use outcome::{ConvertOutcome, SubmoduleOutcome};
-pub use publish::InteropOutcome;
-pub use publish::rekey_notes::RekeyedRef;
+pub use outcome::{ConvertOutcome, InteropOutcome, RekeyedRef, ServingIndexes, SubmoduleOutcome};
 pub use resume::JOURNAL_FORMAT;
-pub use scan::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 /// For the resume tests: the chain lengths a resumed run reads back.
 #[doc(hidden)]
 pub use write::output_depths::written_depths;
@@ -229,7 +228,7 @@ fn convert_in_pool(
     outcome.bytes_inflated = scanned.bytes_inflated;
     outcome.dest = dest.path.clone();
     outcome.map_path = dest_layout::map_db(&dest.path);
-    resume::clean_leftovers(&dest, &map)?;
+    dest::leftovers::clean_leftovers(&dest, &map)?;
     map.set_meta("state", "converting")?;
 
     let (written, mut map, map_run) =

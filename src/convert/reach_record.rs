@@ -23,7 +23,7 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, for_each_reference};

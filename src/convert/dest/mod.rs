@@ -8,10 +8,12 @@
 //! first conversion leaves a directory git does not open. Later runs
 //! (resume, incremental update) reuse DEST as it is.
 
+pub mod leftovers;
+
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::{DestState, Refusal};
 use crate::durable;
 use crate::repo::dest_layout;

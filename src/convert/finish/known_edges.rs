@@ -10,7 +10,7 @@ use std::path::Path;
 use memmap2::Mmap;
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::reach_record::records;
 use crate::convert::source_objects::by_sha256::BySha256;
 use crate::convert::source_objects::table::ObjectTable;

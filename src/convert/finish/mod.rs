@@ -24,7 +24,7 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::phase;
 use crate::convert::source_objects::by_sha256::BySha256;

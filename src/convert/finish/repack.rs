@@ -11,12 +11,13 @@
 
 use std::path::Path;
 
-use super::reach_indexes::{self, ServingIndexes};
+use super::reach_indexes;
 use super::{FoldInputs, Replacing, fold_into_one, open_checked};
-use crate::convert::ConvertError;
 use crate::convert::dest::Dest;
+use crate::convert::dest::leftovers::clean_leftovers;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::resume;
+use crate::convert::outcome::ServingIndexes;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pipeline::StopPoints;
@@ -56,7 +57,7 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
         .into());
     }
     // What a killed repack left: the packs its fold replaced.
-    resume::clean_leftovers(&dest, &map)?;
+    clean_leftovers(&dest, &map)?;
     let packs = map.folded_packs()?;
     let pack_dir = dest.pack_dir();
     let mut outcome = Repacked {

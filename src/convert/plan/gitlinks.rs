@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::{Refusal, UnmappedSubmodule};
 use crate::convert::scan::UnmappedGitlink;
 use crate::convert::source_objects::inventory::Inventory;

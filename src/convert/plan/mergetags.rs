@@ -5,7 +5,7 @@
 //! that the map pass keeps those mergetags as they are and the journal
 //! records the commits as translated so.
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::{MergetagTarget, Refusal};
 use crate::convert::options::UnmappedMergetags;
 use crate::convert::scan::UnmappedMergetag;

@@ -9,7 +9,7 @@
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
 use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::object::ObjectKind;

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};

@@ -31,7 +31,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;

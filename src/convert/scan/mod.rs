@@ -9,8 +9,6 @@
 //! inflated once), recording only the new ones.
 
 pub mod checkpoint;
-#[cfg(test)]
-mod collision_tests;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,8 +16,8 @@ use std::sync::{Mutex, MutexGuard};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
 use crate::convert::context::Run;
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
 use crate::convert::phase;
 use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};

@@ -14,7 +14,7 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::phase;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::idmap::{IdMap, MapRow, RunId, SegmentRows};

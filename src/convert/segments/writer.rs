@@ -34,7 +34,7 @@ use std::path::PathBuf;
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::phase;
 use crate::convert::segments::commits::{Journal, Renamed};
 use crate::hash::HashKind;

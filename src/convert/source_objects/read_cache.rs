@@ -14,7 +14,7 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;

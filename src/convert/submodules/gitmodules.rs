@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::gitconfig::GitConfig;

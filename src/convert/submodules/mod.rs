@@ -20,10 +20,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use crate::convert::dest::check_outside_source;
+use crate::convert::dest::leftovers::remove_for_force;
 use crate::convert::error::ConvertError;
 use crate::convert::options::ConvertOptions;
 use crate::convert::outcome::{ConvertOutcome, SubmoduleOutcome};
-use crate::convert::resume::remove_for_force;
 use crate::repo::{SourceRepo, dest_layout};
 
 /// The submodule repositories to convert: name -> repository.

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::segments::writer::SegmentWriter;
 use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::Location;

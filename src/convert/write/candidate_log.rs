@@ -24,7 +24,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::write::piece_search::Searched;
 use crate::durable::{self, TempFiles};

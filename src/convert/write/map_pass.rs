@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
 use crate::convert::reach_record::{ReachRecorder, Reached};
 use crate::convert::segments::writer::SegmentWriter;

@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
 use crate::convert::context::Run;
+use crate::convert::error::ConvertError;
 use crate::convert::plan::source_pairs::SourcePairs;
 use crate::convert::reach_record::ReachRecorder;
 use crate::convert::segments::commits::Journal;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, Ordering};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
