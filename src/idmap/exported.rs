@@ -5,7 +5,8 @@
 
 use rusqlite::params;
 
-use super::{IdMap, IdMapError, MapRow};
+use super::error::IdMapError;
+use super::{IdMap, MapRow};
 use crate::hash::ObjectId;
 
 impl IdMap {

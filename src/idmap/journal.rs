@@ -10,7 +10,8 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{IdMap, IdMapError, MapRow};
+use super::error::IdMapError;
+use super::{IdMap, MapRow};
 
 /// The map rows a segment commits.
 pub struct SegmentRows<'a, I> {

@@ -4,8 +4,9 @@
 
 use rusqlite::{Connection, params};
 
+use super::IdMap;
+use super::error::IdMapError;
 use super::schema::schema_has;
-use super::{IdMap, IdMapError};
 use crate::hash::{HashKind, ObjectId};
 
 /// Records `commits` (SHA-1 names) in the caller's transaction.

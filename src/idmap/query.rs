@@ -17,8 +17,9 @@
 
 use rusqlite::Statement;
 
+use super::error::IdMapError;
 use super::lookup_aids::{PrefixFilter, Side};
-use super::{IdMap, IdMapError, MapRow};
+use super::{IdMap, MapRow};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 

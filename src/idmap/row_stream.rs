@@ -2,7 +2,8 @@
 //! row (the export formats are written by the CLI).
 
 use super::query::decode_row;
-use super::{ForEachError, IdMap, MapRow};
+use super::store::ForEachError;
+use super::{IdMap, MapRow};
 use crate::object::ObjectKind;
 
 /// Calls `f` for every row (or every row of kind `only`) of `maps`, in

@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use super::{IdMap, IdMapError};
+use super::IdMap;
+use super::error::IdMapError;
 use crate::repo::dest_layout;
 
 /// The `meta` key naming the pool's DEST (an absolute path); empty or

@@ -23,9 +23,10 @@ use std::path::Path;
 use rusqlite::blob::Blob;
 use rusqlite::{Connection, MAIN_DB, params};
 
+use super::MapRow;
+use super::error::IdMapError;
 use super::row_batch::{self, RowBatch, StagedRow};
 use super::schema::schema_has;
-use super::{IdMapError, MapRow};
 
 /// Bytes of one staged row: SHA-1, SHA-256, pack type code.
 pub(super) const ROW_BYTES: usize = 20 + 32 + 1;

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use super::IdMapError;
+use super::error::IdMapError;
 use super::{lookup_aids, migrations, staged};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;

@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::Interrupted;
+use super::interrupted::Interrupted;
 
 /// The interrupt flag and the test hooks of one run.
 pub struct StopPoints {

@@ -1,7 +1,7 @@
 //! The id map as seen by the refs layer: the caller's lookup plus the checks
 //! every translated ref needs (right hash kind, the null id kept null).
 
-use super::RefsError;
+use super::error::RefsError;
 use crate::hash::{HashKind, ObjectId};
 
 /// The caller's SHA-1 -> SHA-256 lookup (or any `from` -> `to`).

@@ -12,6 +12,8 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use super::RefTarget;
+use super::error::RefsError;
 use super::packed::PackedRefs;
 use super::pseudo::{PSEUDO_REFS, PseudoRef, parse_pseudo_ref};
 use super::reflog::{Reflog, parse_reflog};
@@ -19,7 +21,6 @@ use super::reftable::{FILE_PSEUDO_REFS, read_view};
 use super::storage::RefStorage;
 use super::target::parse_ref_content;
 use super::worktrees::add_linked_worktrees;
-use super::{RefTarget, RefsError};
 use crate::hash::{HashKind, ObjectId};
 
 /// A loose ref: one file under `refs/`.

@@ -24,10 +24,11 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::Path;
 
+use super::error::RefsError;
 use super::read::{SourceRefs, list_ref_files, read_ref_file, read_reflog_files};
 use super::reftable::read_view;
 use super::storage::RefStorage;
-use super::{LooseRef, RefTarget, Reflog, RefsError};
+use super::{LooseRef, RefTarget, Reflog};
 use crate::hash::HashKind;
 
 /// Where a linked worktree's `HEAD` goes: this prefix and its name.
@@ -185,7 +186,8 @@ fn is_ref_component(name: &str) -> bool {
 mod tests {
     use super::is_ref_component;
     use crate::hash::HashKind;
-    use crate::refs::{RefsError, read_source_refs};
+    use crate::refs::error::RefsError;
+    use crate::refs::read_source_refs;
     use crate::test_git::git;
 
     #[test]

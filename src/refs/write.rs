@@ -15,6 +15,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::error::RefsError;
 use super::loose_or_packed::{PeelMap, Peeled, merge_packed, packable};
 use super::mapping::{IdMap, Translator};
 use super::pseudo::translate_pseudo_ref;
@@ -23,7 +24,7 @@ use super::read::{LooseRef, SourceRefs};
 use super::reflog::{Reflog, reflog_bytes, translate_reflog};
 use super::reftable::{self, HEAD_STUB, REFS_HEADS_STUB, refs_heads_stub};
 use super::storage::RefStorage;
-use super::{PackedRef, PackedRefs, PseudoRef, RefTarget, RefsError};
+use super::{PackedRef, PackedRefs, PseudoRef, RefTarget};
 use crate::hash::{HashKind, ObjectId};
 
 /// Replace refs are named after the object they replace.

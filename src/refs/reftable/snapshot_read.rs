@@ -17,8 +17,9 @@ use super::log_text::tail_of;
 use super::records::{LogRecord, RefRecord, RefValue};
 use super::stack_read::{Merged, read_stack};
 use crate::hash::HashKind;
+use crate::refs::error::RefsError;
 use crate::refs::pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
-use crate::refs::{LooseRef, PackedRef, PackedRefs, RefTarget, Reflog, ReflogEntry, RefsError};
+use crate::refs::{LooseRef, PackedRef, PackedRefs, RefTarget, Reflog, ReflogEntry};
 
 /// The stack's directory inside a git directory.
 pub const REFTABLE_DIR: &str = "reftable";

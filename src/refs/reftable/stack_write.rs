@@ -23,7 +23,7 @@ use super::layout::Footer;
 use super::snapshot_read::REFTABLE_DIR;
 use super::stack_read::{TABLES_LIST, read_list};
 use crate::durable;
-use crate::refs::RefsError;
+use crate::refs::error::RefsError;
 
 /// `HEAD` of a reftable repository: the real one is in the table; this one
 /// only makes the directory look like a repository to git.
