@@ -16,8 +16,8 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 use super::error::RefsError;
+use super::loose_files::{read_optional, read_ref_file};
 use super::publish::lock_path;
-use super::read::{read_optional, read_ref_file};
 use super::{PackedRefs, RefTarget};
 use crate::hash::HashKind;
 
