@@ -30,6 +30,23 @@ pub struct Planned {
     pub gitlink_targets: gitlink_names::GitlinkTargets,
 }
 
+/// [`plan`], with the packs' whole-file checks (one sequential pass over
+/// each file) beside it rather than before it, on whichever thread is
+/// free; nothing is written before both end, and a failed check is the
+/// error reported even when the scan also failed (it explains why).
+pub fn plan_beside_checks(
+    run: &Run<'_>,
+    table: &mut ObjectTable,
+    source_refs: &refs::SourceRefs,
+    scan_checkpoint: &Path,
+) -> Result<Planned, ConvertError> {
+    let (verified, planned) = rayon::join(
+        || run.inventory.verify(),
+        || plan(run, table, source_refs, scan_checkpoint),
+    );
+    verified.and(planned)
+}
+
 /// Everything that can refuse the input, before anything is written: the
 /// scan (names, collisions, structure), missing objects, unmapped
 /// mergetags and gitlinks, ref targets; then the dependency order of what
