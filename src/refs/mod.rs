@@ -34,7 +34,7 @@ mod git_tests;
 
 pub use error::RefsError;
 pub use loose_or_packed::{PeelMap, Peeled};
-pub use mapping::IdMap;
+pub use mapping::TranslateId;
 pub use packed::{PackedRef, PackedRefs};
 pub use pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
 pub use read::read_source_refs;

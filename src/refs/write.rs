@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use super::error::RefsError;
 use super::loose_or_packed::{PeelMap, Peeled, merge_packed, packable};
-use super::mapping::{IdMap, Translator};
+use super::mapping::{TranslateId, Translator};
 use super::pseudo::translate_pseudo_ref;
 use super::publish::publish_all;
 use super::reflog::{Reflog, reflog_bytes, translate_reflog};
@@ -61,7 +61,7 @@ pub fn write_translated_refs(
     src: &SourceRefs,
     dest_git_dir: &Path,
     to: HashKind,
-    map: IdMap<'_>,
+    map: TranslateId<'_>,
     peel: PeelMap<'_>,
     storage: RefStorage,
 ) -> Result<RefsOutcome, RefsError> {
