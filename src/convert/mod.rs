@@ -12,14 +12,18 @@
 //! collisions, unmapped gitlinks, unsupported layouts) is checked before
 //! DEST is created, so a refusal leaves nothing behind.
 //!
-//! The rooms, in pipeline order: `objects/` (what SOURCE stores, the object
-//! table), `scan/` (decode and check every object once), `plan/` (refusals
-//! and the dependency order), `write/` (the blob and map passes),
-//! `segments/` (their output packs and the map commits), `finish/` (the
-//! segments folded into one pack, `git-rehash repack`, the pack's bitmap
-//! and the commit-graph), `resume/` (an existing DEST, stop points),
-//! `interop/` (submodules, gitlinks, git's compat map, notes), `dest.rs`
-//! (DEST created, locked, published).
+//! The steps, in order: `submodules/` (converted first, when asked),
+//! `open.rs` (SOURCE checked and read, DEST opened to resume it, with
+//! `resume/`, or created, with `dest/`), `plan/` (the scan, `scan/`, and
+//! every refusal, then the dependency order), `write/` (the blob and map
+//! passes, into `segments/`), `finish/` (the segments folded into one
+//! pack; also `git-rehash repack` and the pack's bitmap and
+//! commit-graph), `publish/` (refs, notes, the gitlink record and git's
+//! compat map, then DEST becomes a repository). Below them:
+//! `source_objects/` (what SOURCE stores, the object table), `error/`,
+//! `options.rs`, `outcome.rs`, `phase.rs` (the kill points), `context.rs`.
+//! A file imports only files of the steps before its own and the rooms
+//! below them (docs/architecture.md).
 
 #[cfg(test)]
 mod collision_tests;

@@ -9,21 +9,22 @@
 //! - `repos.rs`: DEST (a finished conversion, locked) and MIRROR (a SHA-1
 //!   repository, locked); `finish::recover` completes what a killed run
 //!   left in MIRROR;
-//! - refs of both sides, read before any object is listed; `names.rs`:
+//! - refs of both sides, read before any object is listed; `sha1_names.rs`:
 //!   DEST's map in memory, with the gitlink pairs (`gitlinks.rs`);
 //!   `refs::check_divergence` refuses when both sides gained commits;
 //! - `dest_objects.rs`, `mirror_objects.rs`: what each side stores;
 //! - `plan.rs`: what to name and write, in dependency order, and every
 //!   refusal (missing objects, unmapped gitlinks) before anything is
 //!   written;
-//! - `name.rs` (with `translate.rs`): the objects made in DEST named,
-//!   their pairs recorded chunk by chunk; those MIRROR has dropped;
+//! - `name_new_objects.rs` (with `translate.rs`): the objects made in
+//!   DEST named, their pairs recorded chunk by chunk; those MIRROR has
+//!   dropped;
 //! - `write.rs` (with `deltas.rs` and `segments.rs`): what MIRROR lacks
 //!   written into checkpoint segments;
 //! - `finish.rs`: the segments folded into one pack moved into MIRROR;
 //! - `refs.rs`: MIRROR's refs updated under git's locks, last.
 //!
-//! Resumable like a conversion: a kill loses at most the segment being
+//! Its kill points are listed in `phase.rs`. Resumable like a conversion: a kill loses at most the segment being
 //! written; the next run skips what the segments and the map hold.
 //! Incremental: a run with nothing new in DEST writes nothing.
 

@@ -1,6 +1,6 @@
 //! The write pass: every object of the plan that MIRROR lacks, in the
 //! plan's order, into MIRROR's segments. Every one is named by now (by
-//! DEST's map, or by `name.rs` for the objects made in DEST). Objects are
+//! DEST's map, or by `name_new_objects.rs` for the objects made in DEST). Objects are
 //! prepared in parallel chunks (read from DEST, their names checked,
 //! translated back and checked against their recorded SHA-1, compressed),
 //! then appended in order:

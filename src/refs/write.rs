@@ -5,7 +5,7 @@
 //! so an unmapped ref fails the call before a single file is written; then
 //! it is laid out for the backend and published. Files: each file written
 //! together (`publish.rs`: lock file + rename each, two flushes in all);
-//! the loose refs git would pack join `packed-refs` (`packing.rs`), which
+//! the loose refs git would pack join `packed-refs` (`loose_or_packed.rs`), which
 //! keeps its header and order.
 //! Reftable: one table holding every ref and reflog replaces the stack
 //! (reftable/), beside the `refs/heads` stub and the pseudo-refs git keeps

@@ -1,4 +1,4 @@
-//! The reach records of the map pass (`write/reach_record.rs`) as the
+//! The reach records of the map pass (`convert/reach_record.rs`) as the
 //! bitmap's graph wants them: by the new pack's idx positions. An object
 //! without a record (made after the map pass, or translated by an
 //! interrupted run before this one) is read from the pack instead; a blob

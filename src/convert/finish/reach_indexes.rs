@@ -42,7 +42,7 @@ pub fn target(dest: &Path, map: &IdMap) -> Result<Option<PathBuf>, ConvertError>
 }
 
 /// What the map pass recorded of the objects it translated
-/// (`write/reach_record.rs`), so that they need not be read back.
+/// (`convert/reach_record.rs`), so that they need not be read back.
 pub struct Recorded<'a> {
     pub records: &'a Path,
     pub names: &'a BySha256<'a>,

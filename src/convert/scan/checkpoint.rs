@@ -52,7 +52,7 @@ pub struct ScanRecords {
     pub gitlinks: Vec<UnmappedGitlink>,
     pub mergetags: Vec<UnmappedMergetag>,
     /// Name notes the scanned trees gave their entries (object, note;
-    /// `convert/objects/name_hashes.rs`):
+    /// `convert/source_objects/name_hashes.rs`):
     /// the delta search's order, which must not depend on where a run was
     /// interrupted. Only the notes that lowered an object's hash are kept.
     pub names: Vec<(u32, u64)>,

@@ -11,7 +11,7 @@
 //! or updates each of them incrementally.
 //!
 //! The superproject's DEST therefore holds `modules/` before the
-//! superproject itself is written; `dest.rs` accepts a DEST holding only
+//! superproject itself is written; `dest/` accepts a DEST holding only
 //! that directory as a fresh one.
 
 mod gitmodules;

@@ -16,7 +16,7 @@
 //! (`piece_search.rs`); without one (`--window 0`), blobs go in source order.
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
-//! restarts at the first chunk of their restart group (`chunking.rs`), so
+//! restarts at the first chunk of their restart group (`pipeline/chunking.rs`), so
 //! that its windows, and the pack, are those of an uninterrupted run.
 
 use std::borrow::Cow;

@@ -21,7 +21,7 @@
 //! (`convert/finish/`) puts the base first in the one pack.
 //!
 //! A resumed run plans the objects an interrupted run wrote with the rest,
-//! restarts at the first chunk of their restart group (`chunking.rs`) and
+//! restarts at the first chunk of their restart group (`pipeline/chunking.rs`) and
 //! prepares them again without writing them: until then they count as
 //! unnamed, as they were for the interrupted run, so that its choices, and
 //! the pack, are those of a run that was never interrupted.
@@ -88,7 +88,7 @@ struct Translated {
     at: u32,
     kind: ObjectKind,
     stored: Stored,
-    /// For the bitmap and the commit-graph (`reach_record.rs`).
+    /// For the bitmap and the commit-graph (`convert/reach_record.rs`).
     reach: Option<Reached>,
     /// Empty for nearly every object: a boxed slice holds no allocation then.
     unknown_headers: Box<[String]>,

@@ -41,7 +41,7 @@ pub struct Written {
     pub mapped: MapOutcome,
     /// Segments written.
     pub packs: u32,
-    /// What the objects the map pass translated reach (`reach_record.rs`).
+    /// What the objects the map pass translated reach (`convert/reach_record.rs`).
     pub reach_records: PathBuf,
 }
 

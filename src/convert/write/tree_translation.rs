@@ -1,5 +1,5 @@
 //! A tree's SHA-256 form and the record of what it reaches
-//! (`reach_record.rs`), made in one walk over its entries with one table
+//! (`convert/reach_record.rs`), made in one walk over its entries with one table
 //! lookup each: the translation needs every entry's SHA-256 name, the
 //! record every entry's table index, and the memo of recent lookups
 //! (`recent_lookups.rs`) holds both in one slot.
