@@ -5,8 +5,9 @@
 
 use rusqlite::params;
 
+use super::IdMap;
 use super::error::IdMapError;
-use super::{IdMap, MapRow};
+use super::row::MapRow;
 use crate::hash::ObjectId;
 
 impl IdMap {

@@ -10,8 +10,9 @@
 
 use rusqlite::{OptionalExtension, params};
 
+use super::IdMap;
 use super::error::IdMapError;
-use super::{IdMap, MapRow};
+use super::row::MapRow;
 
 /// The map rows a segment commits.
 pub struct SegmentRows<'a, I> {

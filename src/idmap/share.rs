@@ -77,8 +77,9 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::idmap::row::MapRow;
     use crate::idmap::test_rows::row;
-    use crate::idmap::{HexPrefix, MapRow, Resolution, Resolver, export_rows};
+    use crate::idmap::{HexPrefix, Resolution, Resolver, export_rows};
 
     /// A map of `rows` at `dest`'s place, sharing with `pool` if given.
     fn map_at(dest: &Path, rows: &[MapRow], pool: Option<&Path>) -> IdMap {
