@@ -29,8 +29,8 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
 
-use super::findings::{UnmappedGitlink, UnmappedMergetag};
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
+use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::pack::hashfile::{HashFile, trailer_matches};
@@ -51,7 +51,7 @@ pub struct ScanRecords {
     pub gitlinks: Vec<UnmappedGitlink>,
     pub mergetags: Vec<UnmappedMergetag>,
     /// Name notes the scanned trees gave their entries (object, note;
-    /// `convert/objects/name_hashes.rs`):
+    /// `convert/source_objects/name_hashes.rs`):
     /// the delta search's order, which must not depend on where a run was
     /// interrupted. Only the notes that lowered an object's hash are kept.
     pub names: Vec<(u32, u64)>,
