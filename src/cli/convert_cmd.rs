@@ -14,7 +14,7 @@ use super::progress_bars::Bars;
 use git_rehash::convert::{
     ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags, convert,
 };
-use git_rehash::pack::write::NameHashVersion;
+use git_rehash::pack::NameHashVersion;
 use git_rehash::progress::{NoProgress, Progress};
 use git_rehash::refs::RefStorage;
 
@@ -188,7 +188,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = match result {
         Ok(outcome) => outcome,
-        Err(ConvertError::Interrupted) => {
+        Err(ConvertError::Interrupted(_)) => {
             let rerun = format!(
                 "git-rehash convert {} {}",
                 args.source.display(),

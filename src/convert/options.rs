@@ -4,7 +4,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use crate::pack::write::NameHashVersion;
+use crate::gitlink_maps::UnmappedGitlinks;
+use crate::pack::NameHashVersion;
 use crate::refs::RefStorage;
 
 /// What to convert and how.
@@ -41,7 +42,7 @@ pub struct ConvertOptions {
     /// Worker threads; `None` = all cores.
     pub jobs: Option<usize>,
     /// Set (by a Ctrl-C handler) to stop at the next checkpoint with
-    /// [`ConvertError::Interrupted`].
+    /// [`crate::pipeline::Interrupted`].
     pub interrupt: Option<Arc<AtomicBool>>,
     // --- interop with submodules and git's compat mode ---
     /// Write `objects/loose-object-idx` and `compatObjectFormat = sha1`.
@@ -72,7 +73,7 @@ pub struct ConvertOptions {
 impl ConvertOptions {
     /// The default `--window`: as `git repack -f --window=250`, the deep
     /// repack a converted repository would otherwise get. Each object is
-    /// diffed against a few of those 250 only (`pack::write::Tries`).
+    /// diffed against a few of those 250 only (`pack::Tries`).
     pub const DEFAULT_WINDOW: usize = 250;
 
     /// Whether the source packs' pairing is kept: only without a search.
@@ -106,16 +107,6 @@ impl ConvertOptions {
             ref_format: None,
         }
     }
-}
-
-/// What to do with a gitlink whose submodule commit no map knows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum UnmappedGitlinks {
-    /// Stop before writing anything, listing each submodule path (default).
-    #[default]
-    Refuse,
-    /// Lossy: name it with a deterministic surrogate, recorded as such.
-    Placeholder,
 }
 
 /// What to do with a `mergetag` whose embedded tag names an object SOURCE

@@ -12,8 +12,8 @@
 //! objects may name its objects) are dropped from the journal, and their
 //! objects still in SOURCE are converted again.
 
-use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::object::ObjectKind;

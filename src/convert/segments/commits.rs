@@ -20,10 +20,11 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
-use crate::convert::resume::stop_points::{StopPoints, phase};
+use crate::convert::error::ConvertError;
+use crate::convert::phase;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::idmap::{IdMap, MapRow, RunId, SegmentRows};
+use crate::pipeline::StopPoints;
 
 /// The sequence every other one's objects may name.
 pub const BLOBS: usize = 0;
@@ -201,7 +202,7 @@ impl<'a> Journal<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::objects::table::{Location, test_id};
+    use crate::convert::source_objects::table::{Location, test_id};
     use crate::object::ObjectKind;
 
     fn table(n: u32) -> ObjectTable {

@@ -12,12 +12,12 @@
 //! have map rows) are skipped.
 //!
 //! With a search (the default), every blob goes through the window search
-//! (`pack/write/window.rs`) in git's delta-search order, in pieces
+//! (`pack/delta_search/window.rs`) in git's delta-search order, in pieces
 //! (`piece_search.rs`); without one (`--window 0`), blobs go in source order.
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
 //! restarts at the chunk of the first blob it did not write
-//! (`chunking.rs`), its search starting from the blobs before that chunk
+//! (`pipeline/chunking.rs`), its search starting from the blobs before that chunk
 //! and the chains they were written with (`search_tail.rs`), so that its
 //! windows, and the pack, are those of an uninterrupted run.
 
@@ -25,17 +25,17 @@ use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
-use crate::convert::objects::read_cache;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::error::ConvertError;
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::{chunks_within, restart_at};
+use crate::convert::source_objects::read_cache;
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, source_position};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, SharedBody};
 use crate::convert::write::search_tail::Tail;
 use crate::object::ObjectKind;
 use crate::pack::{EntryKind, PackError};
+use crate::pipeline::chunking::{chunks_within, restart_at};
 use crate::zlib::deflate;
 
 /// A parallel chunk ends at this many blobs, or once its blobs' bodies

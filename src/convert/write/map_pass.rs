@@ -22,7 +22,7 @@
 //!
 //! A resumed run plans the objects an interrupted run wrote with the rest,
 //! restarts at the chunk of the first object it did not write
-//! (`chunking.rs`), its search starting from the objects before that chunk
+//! (`pipeline/chunking.rs`), its search starting from the objects before that chunk
 //! and the chains they were written with (`search_tail.rs`), and prepares
 //! the written objects from there on again without writing them: until
 //! then they count as unnamed, as they were for the interrupted run, so
@@ -31,7 +31,7 @@
 //!
 //! With a search (the default), every object goes through the window
 //! search over fixed pieces of each chunk (`piece_search.rs`,
-//! `pack/write/window.rs`), each wave first put in git's search order (by
+//! `pack/delta_search/window.rs`), each wave first put in git's search order (by
 //! type, name hash, size, place in SOURCE). The source pairing above is
 //! kept only without a search (`--window 0`); objects it does not serve
 //! (loose ones, deltas whose source base the schedule let go to break a
@@ -43,23 +43,23 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::read_cache;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::reach_record::{ReachRecorder, Reached};
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::{chunks_within, restart_at};
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::read_cache;
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched};
-use crate::convert::write::reach_record::{ReachRecorder, Reached};
 use crate::convert::write::search_tail::Tail;
 use crate::convert::write::tree_translation::translate_tree_reaching;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
-use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
+use crate::pack::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
+use crate::pipeline::chunking::{chunks_within, restart_at};
 use crate::translate::{TranslateOptions, translate_object};
 use crate::zlib::deflate;
 
@@ -92,7 +92,7 @@ struct Translated {
     at: u32,
     kind: ObjectKind,
     stored: Stored,
-    /// For the bitmap and the commit-graph (`reach_record.rs`).
+    /// For the bitmap and the commit-graph (`convert/reach_record.rs`).
     reach: Option<Reached>,
     /// Empty for nearly every object: a boxed slice holds no allocation then.
     unknown_headers: Box<[String]>,

@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 
 use crate::object::ObjectKind;
-use crate::pack::write::{Sketch, WINDOW_MIN_SIZE, WindowOptions};
+use crate::pack::{Sketch, WINDOW_MIN_SIZE, WindowOptions};
 
 /// The objects a chunk's windows start from, oldest first.
 pub struct Tail<B> {
@@ -183,7 +183,7 @@ impl Held {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::write::Tries;
+    use crate::pack::Tries;
 
     fn opts(window: usize, depth: u32, memory: usize) -> WindowOptions {
         WindowOptions {
