@@ -221,7 +221,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             } else {
                 "converted"
             },
-            outcome.objects_read,
+            outcome.objects_converted,
             outcome.objects_listed,
             kinds,
             outcome.bytes_inflated as f64 / 1e6,
@@ -232,6 +232,16 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             outcome.reflog_entries_dropped,
             outcome.elapsed.as_secs_f64()
         );
+        if outcome.objects_known > 0 {
+            let interrupted = match outcome.objects_carried {
+                0 => String::new(),
+                n => format!(", {n} of them written by an interrupted run and folded now"),
+            };
+            eprintln!(
+                "note: {} objects were converted by earlier runs{interrupted}",
+                outcome.objects_known
+            );
+        }
         if outcome.objects_shared > 0 {
             eprintln!(
                 "note: {} objects are the pool's (--shared-with), borrowed through objects/info/alternates",
@@ -265,7 +275,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
                 } else {
                     "converted,"
                 },
-                sub.outcome.objects_read,
+                sub.outcome.objects_converted,
                 sub.outcome.objects_listed,
                 sub.outcome.dest.display()
             );
