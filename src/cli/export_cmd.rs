@@ -2,8 +2,9 @@
 //! repository made by `convert`, written back into a SHA-1 mirror.
 //!
 //! Exit status: 0 when MIRROR mirrors DEST, 1 when the export was refused
-//! or failed (the message says why; MIRROR's refs are unchanged and a
-//! re-run resumes), 130 when interrupted, 2 on usage errors.
+//! (the message says why and what to do; MIRROR's refs are unchanged), 2
+//! when DEST or MIRROR is not what the command needs, 3 when it failed (a
+//! re-run resumes), 130 when interrupted.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,7 +40,7 @@ pub struct ExportArgs {
     /// zlib level (0-9) for data that is compressed anew.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=9))]
     compression: u32,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, and 0: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bars and no summary.

@@ -11,6 +11,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::convert_exit::RunEnd;
+use super::exit_class::ExitClass;
 use super::phase_timings::PhaseTime;
 use git_rehash::convert::{
     ConvertError, ConvertOutcome, CorruptInput, MissingReference, Refusal, UnmappedSubmodule,
@@ -23,8 +24,10 @@ pub struct RunReport {
     status: &'static str,
     exit_code: u8,
     exit_meaning: &'static str,
-    source: String,
-    dest: String,
+    /// SOURCE and DEST as given; `null` when the command line could not
+    /// be read.
+    source: Option<String>,
+    dest: Option<String>,
     /// What a finished run did; `null` otherwise.
     result: Option<ResultReport>,
     /// Why the run stopped; `null` when it finished or was interrupted.
@@ -59,6 +62,8 @@ struct ResultReport {
     gitlink_surrogates: usize,
     submodules: Vec<SubmoduleReport>,
     map: String,
+    /// Worker threads the run used.
+    workers: usize,
 }
 
 #[derive(Serialize)]
@@ -71,7 +76,7 @@ struct SubmoduleReport {
 
 #[derive(Serialize)]
 struct ErrorReport {
-    /// `refused`, `corrupt`, `dest_state` or `failed`.
+    /// `refused`, `corrupt`, `dest_state`, `usage` or `failed`.
     kind: &'static str,
     /// The message printed on stderr, without its causes.
     message: String,
@@ -148,10 +153,10 @@ impl RunReport {
         let end = RunEnd::of(result);
         RunReport {
             status: end.status(),
-            exit_code: end.exit_code(),
+            exit_code: end.class().code(),
             exit_meaning: end.exit_meaning(),
-            source: source.display().to_string(),
-            dest: dest.display().to_string(),
+            source: Some(source.display().to_string()),
+            dest: Some(dest.display().to_string()),
             result: result.as_ref().ok().map(ResultReport::new),
             error: match result {
                 Err(ConvertError::Interrupted) | Ok(_) => None,
@@ -165,6 +170,32 @@ impl RunReport {
                     cpu_seconds: t.cpu.as_secs_f64(),
                 })
                 .collect(),
+        }
+    }
+
+    /// The report of a command line clap refused: `message` is its first
+    /// line.
+    pub fn usage(message: String) -> Self {
+        let end = RunEnd::Stopped(ExitClass::Usage);
+        RunReport {
+            status: end.status(),
+            exit_code: end.class().code(),
+            exit_meaning: end.exit_meaning(),
+            source: None,
+            dest: None,
+            result: None,
+            error: Some(ErrorReport {
+                kind: "usage",
+                message,
+                causes: Vec::new(),
+                submodule: None,
+                missing_objects: Vec::new(),
+                unmapped_gitlinks: Vec::new(),
+                unmapped_mergetags: Vec::new(),
+                missing_ref_target: None,
+                object: None,
+            }),
+            phases: Vec::new(),
         }
     }
 
@@ -226,6 +257,7 @@ impl ResultReport {
                 })
                 .collect(),
             map: outcome.map_path.display().to_string(),
+            workers: outcome.workers,
         }
     }
 }
@@ -292,6 +324,7 @@ fn kind_name(error: &ConvertError) -> &'static str {
         ErrorKind::Refused => "refused",
         ErrorKind::Corrupt => "corrupt",
         ErrorKind::DestState => "dest_state",
+        ErrorKind::Usage => "usage",
         ErrorKind::Failed => "failed",
         ErrorKind::Interrupted => "interrupted",
     }

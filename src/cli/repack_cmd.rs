@@ -1,8 +1,10 @@
 //! `git-rehash repack DEST`: one pack again after incremental runs.
 //!
 //! Exit status: 0 when DEST has one pack with its bitmap and its
-//! commit-graph, 1 when it could not be repacked (the message says why;
-//! DEST stays a complete repository), 2 on usage errors.
+//! commit-graph, 1 when DEST needs a decision first (damaged, or its
+//! conversion unfinished), 2 when DEST is not a conversion, 3 when the
+//! repack failed (DEST stays a complete repository; running it again
+//! finishes it).
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,11 +1,13 @@
 //! `git-rehash verify <DEST> [--source <SOURCE>]`: re-reads a conversion
-//! and checks it; exit status 1 on any mismatch, each named.
+//! and checks it; exit status 1 on any mismatch, each named (2 when DEST
+//! is not a conversion, 3 when reading failed).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
+use super::exit_class::ExitClass;
 use super::progress_bars::Bars;
 use git_rehash::progress::{NoProgress, Progress};
 use git_rehash::verify::{VerifyOptions, verify};
@@ -22,7 +24,7 @@ pub struct VerifyArgs {
     /// The map database (default: DEST/rehash/map.sqlite).
     #[arg(long)]
     map: Option<PathBuf>,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, and 0: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bars; problems and the summary are still printed.
@@ -109,8 +111,9 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         report.elapsed.as_secs_f64()
     );
     Ok(if report.is_clean() {
-        ExitCode::SUCCESS
+        ExitClass::Done
     } else {
-        ExitCode::from(1)
-    })
+        ExitClass::Refused
+    }
+    .exit_code())
 }

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::alternates;
+use crate::convert::ErrorKind;
 use crate::gitconfig::GitConfig;
 use crate::refs::RefStorage;
 
@@ -18,13 +19,39 @@ pub enum SourceError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{} is not a git repository", .0.display())]
+    #[error("{} does not exist; give the path of an existing git repository", .0.display())]
+    NotFound(PathBuf),
+    #[error(
+        "{} is not a git repository (it has neither a .git nor HEAD, objects/ and refs/); \
+         give the path of a git repository, bare or with a work tree",
+        .0.display()
+    )]
     NotARepository(PathBuf),
+    /// A repository of another object format where a SHA-1 one is read.
+    #[error(
+        "{} uses object format {format}, not sha1; name a SHA-1 repository here (it may be a \
+         conversion already: `git-rehash verify` checks one)",
+        path.display()
+    )]
+    ObjectFormat { path: PathBuf, format: String },
     #[error("cannot convert {}: {reason}", path.display())]
     Unsupported { path: PathBuf, reason: String },
 }
 
 impl SourceError {
+    /// What kind of stop it is: a path that names no SHA-1 repository is
+    /// the caller's mistake; one that cannot be converted as it is needs a
+    /// decision; a read that failed may succeed when retried.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            SourceError::NotFound(_)
+            | SourceError::NotARepository(_)
+            | SourceError::ObjectFormat { .. } => ErrorKind::Usage,
+            SourceError::Unsupported { .. } => ErrorKind::Refused,
+            SourceError::Io { .. } => ErrorKind::Failed,
+        }
+    }
+
     fn io(path: &Path, source: std::io::Error) -> Self {
         SourceError::Io {
             path: path.to_path_buf(),
@@ -97,9 +124,10 @@ impl SourceRepo {
             .unwrap_or("sha1")
             .to_ascii_lowercase();
         if format != "sha1" {
-            return Err(refuse(format!(
-                "it already uses object format {format}; git-rehash converts SHA-1 repositories"
-            )));
+            return Err(SourceError::ObjectFormat {
+                path: self.git_dir.clone(),
+                format,
+            });
         }
         let shallow = self.git_dir.join("shallow");
         if std::fs::metadata(&shallow)
@@ -130,7 +158,10 @@ impl SourceRepo {
 /// git's discovery, restricted to the given path: a work tree with `.git`
 /// (directory or `gitdir:` file), or a git directory itself.
 fn find_git_dir(path: &Path) -> Result<PathBuf, SourceError> {
-    let meta = std::fs::metadata(path).map_err(|e| SourceError::io(path, e))?;
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => SourceError::NotFound(path.to_path_buf()),
+        _ => SourceError::io(path, e),
+    })?;
     if !meta.is_dir() {
         return Err(SourceError::NotARepository(path.to_path_buf()));
     }
