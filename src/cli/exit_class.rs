@@ -90,8 +90,8 @@ impl ExitClass {
                  resumes where it stopped."
             }
             ExitClass::Interrupted => {
-                "Interrupted by SIGINT or SIGTERM at a checkpoint; everything done so far is \
-                 kept. Run the same command again to resume. (A run killed outright, by SIGKILL \
+                "Interrupted: SIGINT or SIGTERM stopped it at a checkpoint; everything done so \
+                 far is kept. Run the same command again to resume. (A run killed outright, by SIGKILL \
                  or the OOM killer, ends with 128 plus the signal's number and resumes the \
                  same way.)"
             }
