@@ -25,7 +25,8 @@ pub struct GenerateArgs {
 enum Generated {
     /// The manual page git-rehash(1).
     Man,
-    /// bash completion (source it, or install it as
+    /// bash completion, of `git-rehash ...` and, through git's own
+    /// completion, `git rehash ...` (source it, or install it as
     /// completions/git-rehash in bash-completion's directory).
     CompleteBash,
     /// zsh completion (install it as _git-rehash in a directory of fpath).
@@ -39,7 +40,7 @@ pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
     let mut cli = Cli::command();
     match args.what {
         Generated::Man => super::manual::render(cli, &mut out),
-        Generated::CompleteBash => complete(Shell::Bash, &mut cli, &mut out),
+        Generated::CompleteBash => bash_completion(&mut cli, &mut out),
         Generated::CompleteZsh => complete(Shell::Zsh, &mut cli, &mut out),
         Generated::CompleteFish => complete(Shell::Fish, &mut cli, &mut out),
     }
@@ -53,3 +54,34 @@ fn complete(shell: Shell, cli: &mut clap::Command, out: &mut dyn Write) -> std::
     clap_complete::generate(shell, cli, name, out);
     Ok(())
 }
+
+/// clap_complete's bash script, mended, and the function git's own bash
+/// completion calls for `git rehash <TAB>`.
+fn bash_completion(cli: &mut clap::Command, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut script = Vec::new();
+    complete(Shell::Bash, cli, &mut script)?;
+    let script = String::from_utf8(script).map_err(std::io::Error::other)?;
+    // clap_complete 4.6 names the state of a subcommand of a binary whose
+    // name has a hyphen one way where it walks the words
+    // (`git__rehash__subcmd__convert`) and another where it answers
+    // (`git__subcmd__rehash__subcmd__convert`), so nothing after a
+    // subcommand completed; one spelling makes them meet.
+    out.write_all(
+        script
+            .replace("git__subcmd__rehash", "git__rehash")
+            .as_bytes(),
+    )?;
+    out.write_all(GIT_SUBCOMMAND_COMPLETION.as_bytes())
+}
+
+/// git's bash completion completes `git rehash ...` through a function
+/// `_git_rehash`, with the words in `words`, the current one at `cword`
+/// and `rehash` at `__git_cmd_idx`: it answers as for `git-rehash ...`.
+const GIT_SUBCOMMAND_COMPLETION: &str = r#"
+# `git rehash <TAB>`, through git's own bash completion.
+_git_rehash() {
+    local COMP_WORDS=(git-rehash "${words[@]:__git_cmd_idx+1}")
+    local COMP_CWORD=$((cword - __git_cmd_idx))
+    _git__rehash git-rehash "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+}
+"#;

@@ -148,6 +148,30 @@ fn completion_scripts_load() {
     for sub in SUBCOMMANDS {
         assert!(bash.contains(sub), "bash completion lacks {sub}");
     }
+    // What a <TAB> after these words offers, directly and through git.
+    let direct =
+        "_git__rehash git-rehash \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"";
+    for (line, offered) in [
+        ("git-rehash con", "convert"),
+        ("git-rehash convert --sub", "--submodule-map"),
+        ("git-rehash generate complete-f", "complete-fish"),
+    ] {
+        let answer = complete_bash(&script, None, direct, line);
+        assert!(answer.contains(offered), "{line:?} offers {answer:?}");
+    }
+    let git_completion = Path::new("/usr/share/bash-completion/completions/git");
+    if git_completion.is_file() {
+        for (line, offered) in [
+            ("git rehash con", "convert"),
+            ("git rehash convert --sub", "--submodule-map"),
+            ("git -C /tmp rehash ver", "verify"),
+        ] {
+            let answer = complete_bash(&script, Some(git_completion), "__git_wrap__git_main", line);
+            assert!(answer.contains(offered), "{line:?} offers {answer:?}");
+        }
+    } else {
+        eprintln!("note: git's bash completion is not installed; `git rehash <TAB>` not checked");
+    }
     let zsh = generate("complete-zsh");
     assert!(zsh.starts_with("#compdef git-rehash"), "{zsh}");
     let fish = generate("complete-fish");
@@ -159,6 +183,20 @@ fn completion_scripts_load() {
             run_ok(Command::new(shell).arg("-n").arg(&file));
         }
     }
+}
+
+/// What bash completes after `line` (ending with the word being
+/// completed), with `script` loaded after `first` and `call` run.
+fn complete_bash(script: &Path, first: Option<&Path>, call: &str, line: &str) -> String {
+    let source_first = first.map_or(String::new(), |f| format!("source '{}'; ", f.display()));
+    let program = format!(
+        "{source_first}source '{}'; read -ra COMP_WORDS <<< \"$1\"; \
+         COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); COMP_LINE=\"$1\"; COMP_POINT=${{#COMP_LINE}}; \
+         {call}; echo \"${{COMPREPLY[*]}}\"",
+        script.display()
+    );
+    let out = run_ok(Command::new("bash").args(["-c", &program, "complete", line]));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 #[test]
