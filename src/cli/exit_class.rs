@@ -133,6 +133,18 @@ impl ExitClass {
     }
 }
 
+/// The word `--json` reports for a library error's kind (`error.kind`).
+pub fn kind_word(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::Refused => "refused",
+        ErrorKind::Corrupt => "corrupt",
+        ErrorKind::DestState => "dest_state",
+        ErrorKind::Usage => "usage",
+        ErrorKind::Failed => "failed",
+        ErrorKind::Interrupted => "interrupted",
+    }
+}
+
 /// A mistake in the command line that clap cannot see (a combination of
 /// options, a path that names nothing of ours).
 #[derive(Debug, thiserror::Error)]

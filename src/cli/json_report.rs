@@ -11,11 +11,11 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::convert_exit::RunEnd;
-use super::exit_class::ExitClass;
+use super::exit_class::{ExitClass, kind_word};
 use super::phase_timings::PhaseTime;
 use git_rehash::convert::{
-    ConvertError, ConvertOutcome, CorruptInput, MissingReference, Refusal, UnmappedSubmodule,
-    role_name,
+    ConvertError, ConvertOutcome, CorruptInput, ErrorKind, MissingReference, Refusal,
+    UnmappedSubmodule, role_name,
 };
 use git_rehash::object::ObjectKind;
 
@@ -185,7 +185,7 @@ impl RunReport {
             dest: None,
             result: None,
             error: Some(ErrorReport {
-                kind: "usage",
+                kind: kind_word(ErrorKind::Usage),
                 message,
                 causes: Vec::new(),
                 submodule: None,
@@ -279,7 +279,7 @@ impl ErrorReport {
             cause = c.source();
         }
         let mut report = ErrorReport {
-            kind: kind_name(inner),
+            kind: kind_word(inner.kind()),
             message: inner.to_string(),
             causes,
             submodule: (!names.is_empty()).then(|| names.join("/")),
@@ -315,18 +315,6 @@ impl ErrorReport {
             _ => {}
         }
         report
-    }
-}
-
-fn kind_name(error: &ConvertError) -> &'static str {
-    use git_rehash::convert::ErrorKind;
-    match error.kind() {
-        ErrorKind::Refused => "refused",
-        ErrorKind::Corrupt => "corrupt",
-        ErrorKind::DestState => "dest_state",
-        ErrorKind::Usage => "usage",
-        ErrorKind::Failed => "failed",
-        ErrorKind::Interrupted => "interrupted",
     }
 }
 

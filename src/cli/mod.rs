@@ -3,6 +3,7 @@
 //! scripts made from the same definition, and the progress bars (the only
 //! place that draws on the terminal).
 
+mod command_report;
 mod convert_cmd;
 mod convert_exit;
 mod convert_summary;
@@ -103,31 +104,32 @@ fn refused_command_line(e: clap::Error) -> ExitCode {
         let _ = e.print();
         return ExitClass::Done.exit_code();
     }
-    if asks_for_json(std::env::args_os().skip(1)) {
+    if let Some(command) = asks_for_json(std::env::args_os().skip(1)) {
         let rendered = e.render().to_string();
         let first = rendered.lines().next().unwrap_or_default();
         let message = first.strip_prefix("error: ").unwrap_or(first).to_string();
-        let _ = json_report::RunReport::usage(message).print();
+        let _ = if command == "convert" {
+            json_report::RunReport::usage(message).print()
+        } else {
+            command_report::CommandReport::usage(&command, message).print()
+        };
     }
     let _ = e.print();
     ExitClass::Usage.exit_code()
 }
 
-/// Whether `args` name a subcommand that has `--json` and pass it (before
-/// a `--`).
-fn asks_for_json(args: impl Iterator<Item = OsString>) -> bool {
+/// The subcommand `args` name, when it has `--json` and they pass it
+/// (before a `--`).
+fn asks_for_json(args: impl Iterator<Item = OsString>) -> Option<String> {
     let args: Vec<OsString> = args.take_while(|a| a != "--").collect();
-    let Some(name) = args
+    let name = args
         .iter()
-        .find_map(|a| a.to_str().filter(|a| !a.starts_with('-')))
-    else {
-        return false;
-    };
+        .find_map(|a| a.to_str().filter(|a| !a.starts_with('-')))?;
     let cli = Cli::command();
     let has_json = cli
         .find_subcommand(name)
         .is_some_and(|sub| sub.get_arguments().any(|a| a.get_long() == Some("json")));
-    has_json && args.iter().any(|a| a == "--json")
+    (has_json && args.iter().any(|a| a == "--json")).then(|| name.to_string())
 }
 
 /// Prints `err` with its causes and returns the exit status of `class`,
@@ -179,12 +181,17 @@ mod tests {
 
     #[test]
     fn json_is_asked_only_of_a_command_that_has_it() {
-        assert!(asks_for_json(args("convert --json --jbos 2 a b")));
-        assert!(asks_for_json(args("convert a --json")));
-        assert!(!asks_for_json(args("convert a b")));
-        assert!(!asks_for_json(args("convert a -- --json")));
-        assert!(!asks_for_json(args("repack --json a")));
-        assert!(!asks_for_json(args("--json")));
+        let convert = Some("convert".to_string());
+        assert_eq!(asks_for_json(args("convert --json --jbos 2 a b")), convert);
+        assert_eq!(asks_for_json(args("convert a --json")), convert);
+        assert_eq!(
+            asks_for_json(args("repack --json a")),
+            Some("repack".into())
+        );
+        assert_eq!(asks_for_json(args("convert a b")), None);
+        assert_eq!(asks_for_json(args("convert a -- --json")), None);
+        assert_eq!(asks_for_json(args("map --json a")), None);
+        assert_eq!(asks_for_json(args("--json")), None);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The command line's mistakes, made as an admin makes them: each ends
-//! with the exit status of its class (2: the command is wrong), `convert
-//! --json` reports the same class, the message names the path and a next
+//! with the exit status of its class (2: the command is wrong), `--json`
+//! reports the same class, the message names the path and a next
 //! step that is safe (never an option the command lacks, never deleting a
 //! repository git-rehash did not make), and nothing is created or deleted
 //! that was not there.
@@ -196,12 +196,17 @@ fn each_mistake_exits_2_naming_the_path_and_a_safe_next_step() {
         let stderr = check_usage(m, &out);
         // A repository git-rehash did not make is never to be deleted.
         assert!(!stderr.contains("--force"), "{}: {stderr}", m.what);
-        if m.args[0] == "convert" {
+        // Every command that has --json reports the same class.
+        let command = m.args[0].to_str().unwrap();
+        if ["convert", "export-sha1", "repack", "verify"].contains(&command) {
             let mut args = m.args.clone();
             args.insert(1, "--json".into());
             let out = rehash_command().args(&args).output().unwrap();
             check_usage(m, &out);
             let report = json_report(&out);
+            if command != "convert" {
+                assert_eq!(report["command"], command, "{}", m.what);
+            }
             assert_eq!(report["status"], "usage", "{}: {report}", m.what);
             assert_eq!(report["exit_code"], USAGE, "{}", m.what);
             assert_eq!(report["error"]["kind"], "usage", "{}", m.what);
