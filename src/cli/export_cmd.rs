@@ -130,7 +130,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = match result {
         Ok(outcome) => outcome,
-        Err(ExportError::Interrupted) => {
+        Err(ExportError::Interrupted(_)) => {
             let rerun = format!(
                 "git-rehash export-sha1 {} {}",
                 args.dest.display(),

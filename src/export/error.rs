@@ -5,10 +5,12 @@
 
 use std::path::PathBuf;
 
-use crate::convert::{ConvertError, ErrorKind};
+use crate::convert::ErrorKind;
 use crate::durable::PathError;
+use crate::gitlink_maps::GitlinkMapError;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
+use crate::pipeline::Interrupted;
 use crate::repo::SourceError;
 
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +28,7 @@ pub enum ExportError {
     Mirror(#[source] SourceError),
     /// A `--submodule-map` file, or DEST's record of gitlink pairs.
     #[error("gitlink pairs")]
-    GitlinkMaps(#[source] Box<ConvertError>),
+    GitlinkMaps(#[source] GitlinkMapError),
     #[error(transparent)]
     File(#[from] PathError),
     #[error(transparent)]
@@ -35,8 +37,8 @@ pub enum ExportError {
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]
     Map(#[from] crate::idmap::IdMapError),
-    #[error("interrupted")]
-    Interrupted,
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
 }
 
 impl ExportError {
@@ -55,7 +57,7 @@ impl ExportError {
             ExportError::File(_) | ExportError::PackWrite(_) | ExportError::Refs(_) => {
                 ErrorKind::Failed
             }
-            ExportError::Interrupted => ErrorKind::Interrupted,
+            ExportError::Interrupted(_) => ErrorKind::Interrupted,
         }
     }
 }
