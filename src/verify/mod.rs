@@ -262,7 +262,7 @@ fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyErro
         match parsed {
             Some((ObjectId::Sha1(s1), ObjectId::Sha256(s256))) => pairs.push((s256, s1)),
             _ => {
-                return Err(VerifyError::NotAConversion {
+                return Err(VerifyError::Damaged {
                     path: path.clone(),
                     reason: format!("line {} is not '<sha1> <sha256> ...'", n + 1),
                 });
