@@ -122,6 +122,10 @@ pub struct ConvertArgs {
     /// names, phase timings.
     #[arg(long)]
     json: bool,
+    /// At the end, sign a statement of the conversion into DEST (as
+    /// `git-rehash attest DEST` does), with your git signing setup.
+    #[arg(long)]
+    attest: bool,
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
@@ -306,6 +310,10 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
             );
         }
         eprintln!("map: {}", outcome.map_path.display());
+    }
+    if args.attest {
+        let subject = git_rehash::attest::Subject::conversion(&outcome.dest, None)?;
+        super::attest_cmd::attest_after_run(&subject, args.quiet, "the conversion")?;
     }
     Ok(ExitCode::SUCCESS)
 }

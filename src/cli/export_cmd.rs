@@ -5,6 +5,7 @@
 //! or failed (the message says why; MIRROR's refs are unchanged and a
 //! re-run resumes), 130 when interrupted, 2 on usage errors.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -14,9 +15,14 @@ use clap::Args;
 
 use super::convert_exit::interrupted;
 use super::progress_bars::Bars;
+use git_rehash::attest::{RunRecord, SourceStatement, Subject};
 use git_rehash::convert::UnmappedGitlinks;
 use git_rehash::export::{ExportError, ExportOptions, ExportOutcome, export_sha1};
+use git_rehash::hash::HashKind;
 use git_rehash::progress::{NoProgress, Progress};
+use git_rehash::refs::rehash_refs::attestation_of;
+use git_rehash::repo::dest_layout;
+use serde_json::json;
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -45,6 +51,11 @@ pub struct ExportArgs {
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// At the end, sign a statement of the export into MIRROR (its refs,
+    /// DEST's map, its packs, DEST's own statement), with your git
+    /// signing setup.
+    #[arg(long)]
+    attest: bool,
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
@@ -85,7 +96,30 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         print_summary(&outcome);
     }
+    if args.attest {
+        let subject = mirror_subject(&args)?;
+        super::attest_cmd::attest_after_run(&subject, args.quiet, "the export")?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// MIRROR as the statement describes it: paired with DEST by DEST's map,
+/// made with this run's options, from DEST with DEST's statement.
+fn mirror_subject(args: &ExportArgs) -> anyhow::Result<Subject> {
+    let options = BTreeMap::from([
+        ("compression".to_string(), json!(args.compression)),
+        (
+            "unmapped_gitlinks".to_string(),
+            json!(args.unmapped_gitlinks),
+        ),
+    ]);
+    let dest_statement = attestation_of(&args.dest, HashKind::Sha256)?;
+    Ok(Subject::mirror(
+        &args.mirror,
+        &dest_layout::map_db(&args.dest),
+        Some(RunRecord::this_tool(options)),
+        SourceStatement::Known(dest_statement),
+    )?)
 }
 
 /// The one-line summary, then notes.
@@ -117,7 +151,7 @@ fn print_summary(outcome: &ExportOutcome) {
     }
     if outcome.created_skipped > 0 {
         eprintln!(
-            "note: {} object(s) created by --rekey-notes have no SHA-1 and were not exported; notes refs name the translated notes commits",
+            "note: {} object(s) made in DEST by --rekey-notes or `git-rehash attest` have no SHA-1 and were not exported (notes refs name the translated notes commits)",
             outcome.created_skipped
         );
     }

@@ -1,6 +1,7 @@
 //! Command-line interface: clap arguments, one file per subcommand, and the
 //! progress bars (the only place that draws on the terminal).
 
+mod attest_cmd;
 mod convert_cmd;
 mod convert_exit;
 mod export_cmd;
@@ -11,6 +12,7 @@ mod progress_bars;
 mod repack_cmd;
 mod translate_text_cmd;
 mod verify_cmd;
+mod verify_statement;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,6 +45,9 @@ enum Command {
     /// Check a conversion: object names, the map (by translating back to
     /// SHA-1), and refs (against SOURCE when given).
     Verify(verify_cmd::VerifyArgs),
+    /// Sign a statement of a conversion (refs, map, pack) into it, as the
+    /// tag refs/rehash/attestation.
+    Attest(attest_cmd::AttestArgs),
 }
 
 /// Runs the command line; every error ends here, printed as a chain.
@@ -62,6 +67,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify_cmd::run(args),
         Command::Repack(args) => repack_cmd::run(args),
         Command::ExportSha1(args) => export_cmd::run(args),
+        Command::Attest(args) => attest_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,5 +1,6 @@
-//! `git-rehash verify <DEST> [--source <SOURCE>]`: re-reads a conversion
-//! and checks it; exit status 1 on any mismatch, each named.
+//! `git-rehash verify <DEST> [--source <SOURCE>] [--attestation]`: re-reads
+//! a conversion and checks it, and its signed statements
+//! (`verify_statement.rs`); exit status 1 on any mismatch, each named.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,6 +8,8 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::progress_bars::Bars;
+use super::verify_statement::{Verdict, is_sha256, run_statement_only};
+use git_rehash::attest::Subject;
 use git_rehash::progress::{NoProgress, Progress};
 use git_rehash::verify::{VerifyOptions, verify};
 
@@ -28,9 +31,23 @@ pub struct VerifyArgs {
     /// No progress bars; problems and the summary are still printed.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Also check DEST's signed statements (refs/rehash/attestation):
+    /// every signature, through `git verify-tag`, and that DEST's refs,
+    /// map and packs are those the newest one names. A SHA-1 repository
+    /// (a MIRROR `export-sha1 --attest` wrote) is checked for its
+    /// statement only, with --map naming the map that pairs it.
+    #[arg(long)]
+    attestation: bool,
+    /// The allowed signers file for SSH signatures
+    /// (gpg.ssh.allowedSignersFile), instead of git's setting.
+    #[arg(long, value_name = "FILE", requires = "attestation")]
+    allowed_signers: Option<PathBuf>,
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    if args.attestation && !is_sha256(&args.dest)? {
+        return run_statement_only(&args.dest, args.map.as_deref(), args.allowed_signers);
+    }
     let opts = VerifyOptions {
         source: args.source.clone(),
         map: args.map.clone(),
@@ -78,10 +95,13 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     if report.created_objects > 0 {
         println!(
-            "note: {} object(s) were created by the conversion (--rekey-notes) and have no SHA-1; checked by name and type",
+            "note: {} object(s) were created in DEST (--rekey-notes, signed statements) and have no SHA-1; checked by name and type",
             report.created_objects
         );
     }
+    let subject = Subject::conversion(&args.dest, args.map.as_deref())?;
+    let statement_errors = Verdict::check(&subject, args.attestation, args.allowed_signers).print();
+    let problems = report.problem_count + statement_errors;
     let kinds: Vec<String> = report
         .objects
         .iter()
@@ -89,7 +109,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         .collect();
     println!(
         "{}: {} objects ({}), {:.1} MB, {} map rows{}, {} refs{}, {} problem(s), in {:.1}s",
-        if report.is_clean() { "ok" } else { "FAILED" },
+        if problems == 0 { "ok" } else { "FAILED" },
         report.objects_checked(),
         kinds.join(", "),
         report.bytes as f64 / 1e6,
@@ -105,10 +125,10 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
         } else {
             String::new()
         },
-        report.problem_count,
+        problems,
         report.elapsed.as_secs_f64()
     );
-    Ok(if report.is_clean() {
+    Ok(if problems == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -34,6 +34,7 @@ mod resume;
 mod scan;
 mod segments;
 mod shared_pool;
+mod statement_options;
 mod tag_peel;
 mod write;
 
@@ -264,6 +265,10 @@ fn convert_in_pool(
     progress.start("writing refs, indexing map, bitmap, commit-graph", None);
     stops.check_interrupt()?;
     let refs_before = dest_ref_names(&dest.path)?;
+    // DEST's own statement is not SOURCE's to replace: it is pointed at
+    // again once SOURCE's refs are written.
+    let own_statement = refs::rehash_refs::attestation_of(&dest.path, HashKind::Sha256)?;
+    let dest_view = source_refs.as_converted();
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
     let peel = |id: &crate::hash::ObjectId| tag_peel::peel(&inventory, &table, id);
     // The map's index build (SQLite, mostly one core), the refs (file
@@ -275,7 +280,7 @@ fn convert_in_pool(
         let (refs, serving) = rayon::join(
             || {
                 refs::write_translated_refs(
-                    &source_refs,
+                    &dest_view,
                     &dest.path,
                     HashKind::Sha256,
                     &mapper,
@@ -318,6 +323,10 @@ fn convert_in_pool(
         ref_files.extend(refs::point_refs(&dest.path, ref_format, &updates)?);
         outcome.interop.notes_rekeyed = rekeyed;
     }
+    if let Some(statement) = own_statement {
+        let kept = [(refs::rehash_refs::ATTESTATION.to_string(), statement)];
+        ref_files.extend(refs::point_refs(&dest.path, ref_format, &kept)?);
+    }
     stops.kill_point(phase::REFS);
     resume::stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
     outcome.refs_deleted = refs_before.difference(&dest_ref_names(&dest.path)?).count();
@@ -327,6 +336,7 @@ fn convert_in_pool(
     outcome.pseudo_refs_dropped = refs_done.pseudo_refs_dropped.clone();
 
     progress.start("recording completion", None);
+    statement_options::record(&map, opts)?;
     map.set_meta("state", "complete")?;
     map.finish_run(map_run)?;
     scan::checkpoint::remove(&scan_checkpoint)?;
