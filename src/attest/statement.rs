@@ -10,6 +10,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::translate::SIGNATURE_STARTS;
+
 /// The value of [`Statement::statement`]: what the message is.
 pub const KIND: &str = "git-rehash conversion";
 
@@ -156,16 +158,8 @@ impl Statement {
     }
 }
 
-/// The lines that open a signature git appends to a tag's message
-/// (`gpg-interface.c`: OpenPGP, X.509, SSH).
-const SIGNATURE_STARTS: [&[u8]; 4] = [
-    b"-----BEGIN PGP SIGNATURE-----",
-    b"-----BEGIN PGP MESSAGE-----",
-    b"-----BEGIN SIGNED MESSAGE-----",
-    b"-----BEGIN SSH SIGNATURE-----",
-];
-
-/// `message` up to the first line that opens a signature.
+/// `message` up to the first line that opens a signature (one of those
+/// git appends to a tag's message: OpenPGP, X.509, SSH).
 pub fn strip_signature(message: &[u8]) -> &[u8] {
     let mut start = 0;
     while start < message.len() {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::support::git::{git, git_bytes, git_command};
-use crate::support::history::{commit_file, deltified_history};
+use crate::support::history::history_with_topic;
 use crate::support::process::stdout_text;
 use crate::support::rehash::{rehash_command, run_ok};
 use crate::support::scratch::scratch_dir;
@@ -89,10 +89,7 @@ pub struct Scene {
 pub fn scene(label: &str) -> Scene {
     let root = scratch_dir(label);
     let source = root.join("src");
-    std::fs::create_dir_all(&source).unwrap();
-    deltified_history(&source);
-    git(&source, &["checkout", "-q", "-b", "topic", "HEAD~3"]);
-    commit_file(&source, "topic.txt", "topic\n", "topic work");
+    history_with_topic(&source);
     git(&source, &["checkout", "-q", "main"]);
     git(&source, &["tag", "light", "HEAD~5"]);
     let signer = Signer::new(&root.join("signer"));

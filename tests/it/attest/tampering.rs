@@ -3,7 +3,7 @@
 //! object added, the statement edited, a statement signed by a key the
 //! allowed signers do not list.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::{Scene, Signer, assert_fails_naming, attestation, scene, tag_body};
@@ -30,12 +30,18 @@ fn damaged_copy(label: &str) -> PathBuf {
     dest
 }
 
+/// Moves `topic` in `dest` to where `main` is; returns that commit.
+fn move_topic_to_main(dest: &Path) -> String {
+    let main = git(dest, &["rev-parse", "refs/heads/main"]);
+    git(dest, &["update-ref", "refs/heads/topic", &main]);
+    main
+}
+
 #[test]
 fn a_moved_ref_is_named() {
     let (scene, _) = attested();
     let dest = damaged_copy("attest-tamper-ref");
-    let main = git(&dest, &["rev-parse", "refs/heads/main"]);
-    git(&dest, &["update-ref", "refs/heads/topic", &main]);
+    let main = move_topic_to_main(&dest);
     assert_fails_naming(
         &scene.verify_attestation(&dest, &[]),
         &[
@@ -104,7 +110,7 @@ fn an_edited_statement_is_named() {
     );
     let forged = String::from_utf8(forged).unwrap().trim().to_string();
     git(&dest, &["update-ref", "refs/rehash/attestation", &forged]);
-    git(&dest, &["update-ref", "refs/heads/topic", &main]);
+    move_topic_to_main(&dest);
     assert_fails_naming(
         &scene.verify_attestation(&dest, &[]),
         &[
@@ -120,8 +126,7 @@ fn a_statement_signed_by_a_key_not_allowed_is_named() {
     let (scene, _) = attested();
     let dest = damaged_copy("attest-tamper-key");
     // Someone else changes DEST and states it with their own key.
-    let main = git(&dest, &["rev-parse", "refs/heads/main"]);
-    git(&dest, &["update-ref", "refs/heads/topic", &main]);
+    move_topic_to_main(&dest);
     let intruder = Signer::new(&scratch_dir("attest-intruder"));
     run_ok(&mut intruder.rehash(&["attest", "--quiet", dest.to_str().unwrap()]));
     let theirs = attestation(&dest);
