@@ -26,6 +26,7 @@ mod dest;
 mod error;
 mod finish;
 mod interop;
+mod keep_statement;
 mod objects;
 mod options;
 mod outcome;
@@ -265,9 +266,7 @@ fn convert_in_pool(
     progress.start("writing refs, indexing map, bitmap, commit-graph", None);
     stops.check_interrupt()?;
     let refs_before = dest_ref_names(&dest.path)?;
-    // DEST's own statement is not SOURCE's to replace: it is pointed at
-    // again once SOURCE's refs are written.
-    let own_statement = refs::rehash_refs::attestation_of(&dest.path, HashKind::Sha256)?;
+    let own_statement = keep_statement::before_refs(&dest.path, &map)?;
     let dest_view = source_refs.as_converted();
     let mapper = |id: &crate::hash::ObjectId| table.map_sha1(id);
     let peel = |id: &crate::hash::ObjectId| tag_peel::peel(&inventory, &table, id);
@@ -323,10 +322,13 @@ fn convert_in_pool(
         ref_files.extend(refs::point_refs(&dest.path, ref_format, &updates)?);
         outcome.interop.notes_rekeyed = rekeyed;
     }
-    if let Some(statement) = own_statement {
-        let kept = [(refs::rehash_refs::ATTESTATION.to_string(), statement)];
-        ref_files.extend(refs::point_refs(&dest.path, ref_format, &kept)?);
-    }
+    ref_files.extend(keep_statement::after_refs(
+        &dest.path,
+        ref_format,
+        &map,
+        own_statement,
+        &stops,
+    )?);
     stops.kill_point(phase::REFS);
     resume::stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
     outcome.refs_deleted = refs_before.difference(&dest_ref_names(&dest.path)?).count();

@@ -184,3 +184,42 @@ fn without_a_signing_key_nothing_is_written_and_the_reason_is_given() {
     // verify --attestation says there is no statement.
     assert_fails_naming(&scene.verify_attestation(&dest, &[]), &["has no statement"]);
 }
+
+#[test]
+fn a_later_run_killed_before_the_statement_is_pointed_at_again_keeps_it() {
+    let scene = scene("attest-kept");
+    for format in ["files", "reftable"] {
+        let dest = scene.convert_attested(&format!("{format}.git"), &["--ref-format", format]);
+        let statement = attestation(&dest);
+        commit_file(
+            &scene.source,
+            &format!("{format}.txt"),
+            "more\n",
+            "more work",
+        );
+        let update = || {
+            let mut cmd = scene.signer.rehash(&["convert", "--quiet"]);
+            cmd.arg(&scene.source).arg(&dest);
+            cmd
+        };
+        let killed = update()
+            .env("GIT_REHASH_TEST_KILL_AT", "statement-kept:1")
+            .output()
+            .unwrap();
+        assert!(
+            !killed.status.success() && killed.status.code().is_none(),
+            "{format}: the kill point did not fire: {killed:?}"
+        );
+        run_ok(&mut update());
+        assert_eq!(attestation(&dest), statement, "{format}");
+        let text = stdout_text(&scene.verify_attestation(&dest, &[]));
+        assert!(
+            text.contains("has changed since its last statement"),
+            "{format}: {text}"
+        );
+        assert!(
+            !text.contains("signature does not verify"),
+            "{format}: {text}"
+        );
+    }
+}
