@@ -151,7 +151,7 @@ fn print_summary(outcome: &ExportOutcome) {
     }
     if outcome.created_skipped > 0 {
         eprintln!(
-            "note: {} object(s) made in DEST by --rekey-notes or `git-rehash attest` have no SHA-1 and were not exported (notes refs name the translated notes commits)",
+            "note: {} object(s) created by --rekey-notes or `git-rehash attest` have no SHA-1 and were not exported; notes refs name the translated notes commits",
             outcome.created_skipped
         );
     }

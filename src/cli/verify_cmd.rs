@@ -95,7 +95,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     if report.created_objects > 0 {
         println!(
-            "note: {} object(s) were created in DEST (--rekey-notes, signed statements) and have no SHA-1; checked by name and type",
+            "note: {} object(s) were created by the conversion (--rekey-notes) or by `attest` (signed statements) and have no SHA-1; checked by name and type",
             report.created_objects
         );
     }
