@@ -156,3 +156,13 @@ pub fn assert_fails_naming(out: &Output, needles: &[&str]) {
         assert!(text.contains(needle), "does not name {needle}:\n{text}");
     }
 }
+
+/// Runs `cmd` with the test hook that aborts it at the kill point `spec`,
+/// and checks that it was killed there.
+pub fn run_killed_at(mut cmd: Command, spec: &str) {
+    let out = cmd.env("GIT_REHASH_TEST_KILL_AT", spec).output().unwrap();
+    assert!(
+        !out.status.success() && out.status.code().is_none(),
+        "the kill point {spec} did not fire: {out:?}"
+    );
+}

@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::{attestation, scene, statement_of, tag_body};
+use super::{attestation, run_killed_at, scene, statement_of, tag_body};
 use crate::support::rehash::run_ok;
 
 /// A tag without its tagger line and its signature.
@@ -39,14 +39,7 @@ fn independent_conversions_state_the_same_and_name_the_same_pack() {
             .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", "5");
         cmd
     };
-    let killed = convert()
-        .env("GIT_REHASH_TEST_KILL_AT", "committed:3")
-        .output()
-        .unwrap();
-    assert!(
-        !killed.status.success() && killed.status.code().is_none(),
-        "the kill point did not fire: {killed:?}"
-    );
+    run_killed_at(convert(), "committed:3");
     assert!(
         !two.join("config").exists(),
         "a killed run left a finished DEST"

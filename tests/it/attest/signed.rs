@@ -4,7 +4,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{assert_fails_naming, attestation, scene, statement_of, tag_body};
+use super::{assert_fails_naming, attestation, run_killed_at, scene, statement_of, tag_body};
 use crate::support::git::{git, git_output};
 use crate::support::history::commit_file;
 use crate::support::process::stdout_text;
@@ -202,14 +202,7 @@ fn a_later_run_killed_before_the_statement_is_pointed_at_again_keeps_it() {
             cmd.arg(&scene.source).arg(&dest);
             cmd
         };
-        let killed = update()
-            .env("GIT_REHASH_TEST_KILL_AT", "statement-kept:1")
-            .output()
-            .unwrap();
-        assert!(
-            !killed.status.success() && killed.status.code().is_none(),
-            "{format}: the kill point did not fire: {killed:?}"
-        );
+        run_killed_at(update(), "statement-kept:1");
         run_ok(&mut update());
         assert_eq!(attestation(&dest), statement, "{format}");
         let text = stdout_text(&scene.verify_attestation(&dest, &[]));
