@@ -85,6 +85,33 @@ fn a_statement_is_a_signed_tag_git_verifies_and_carries() {
     scene
         .signer
         .git(&clone, &["verify-tag", "refs/rehash/attestation"]);
+    // And a push of the one ref carries the statement and what it names.
+    let pushed = scene.root.join("pushed.git");
+    git(
+        &scene.root,
+        &[
+            "init",
+            "-q",
+            "--bare",
+            "--object-format=sha256",
+            pushed.to_str().unwrap(),
+        ],
+    );
+    git(
+        &dest,
+        &[
+            "push",
+            "-q",
+            pushed.to_str().unwrap(),
+            "refs/rehash/attestation",
+        ],
+    );
+    assert_eq!(attestation(&pushed), tag);
+    scene
+        .signer
+        .git(&pushed, &["verify-tag", "refs/rehash/attestation"]);
+    let fsck = git_output(&pushed, &["fsck", "--strict", "--no-dangling"]);
+    assert!(fsck.status.success(), "{fsck:?}");
 }
 
 #[test]
