@@ -243,3 +243,15 @@ fn a_later_run_killed_before_the_statement_is_pointed_at_again_keeps_it() {
         );
     }
 }
+
+#[test]
+fn a_dest_with_gits_compat_map_keeps_its_statement_readable_to_git() {
+    let scene = scene("attest-compat");
+    let dest = scene.convert_attested("dest.git", &["--git-compat-map"]);
+    scene
+        .signer
+        .git(&dest, &["verify-tag", "refs/rehash/attestation"]);
+    let fsck = git_output(&dest, &["fsck", "--strict", "--no-dangling"]);
+    assert!(fsck.status.success(), "{fsck:?}");
+    scene.verify_attestation_ok(&dest, &["--source", scene.source.to_str().unwrap()]);
+}
