@@ -122,6 +122,10 @@ pub struct ConvertArgs {
     /// names, phase timings.
     #[arg(long)]
     json: bool,
+    /// At the end, sign a statement of the conversion into DEST (as
+    /// `git-rehash attest DEST` does), with your git signing setup.
+    #[arg(long)]
+    attest: bool,
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
@@ -172,6 +176,10 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     super::repack_cmd::report_serving(&outcome.serving, args.quiet);
     if !args.quiet {
         super::convert_summary::print_summary(&outcome);
+    }
+    if args.attest {
+        let subject = git_rehash::attest::Subject::conversion(&outcome.dest, None)?;
+        super::attest_cmd::attest_after_run(&subject, args.quiet, "the conversion")?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@
 //! when DEST or MIRROR is not what the command needs, 3 when it failed (a
 //! re-run resumes), 130 when interrupted.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -13,17 +14,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use super::command_report::CommandReport;
 use super::convert_exit::interrupted;
 use super::exit_class::ExitClass;
 use super::progress_bars::Bars;
+use git_rehash::attest::{RunRecord, SourceStatement, Subject};
 use git_rehash::convert::UnmappedGitlinks;
 use git_rehash::export::{ExportError, ExportOptions, ExportOutcome, export_sha1};
+use git_rehash::hash::HashKind;
 use git_rehash::progress::{NoProgress, Progress};
+use git_rehash::refs::rehash_refs::attestation_of;
+use git_rehash::repo::dest_layout;
+use serde_json::json;
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -57,6 +61,11 @@ pub struct ExportArgs {
     /// error.
     #[arg(long)]
     json: bool,
+    /// At the end, sign a statement of the export into MIRROR (its refs,
+    /// DEST's map, its packs, DEST's own statement), with your git
+    /// signing setup.
+    #[arg(long)]
+    attest: bool,
 }
 
 /// What `--json` reports of an export that finished.
@@ -143,7 +152,30 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         print_summary(&outcome);
     }
+    if args.attest {
+        let subject = mirror_subject(&args)?;
+        super::attest_cmd::attest_after_run(&subject, args.quiet, "the export")?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// MIRROR as the statement describes it: paired with DEST by DEST's map,
+/// made with this run's options, from DEST with DEST's statement.
+fn mirror_subject(args: &ExportArgs) -> anyhow::Result<Subject> {
+    let options = BTreeMap::from([
+        ("compression".to_string(), json!(args.compression)),
+        (
+            "unmapped_gitlinks".to_string(),
+            json!(args.unmapped_gitlinks),
+        ),
+    ]);
+    let dest_statement = attestation_of(&args.dest, HashKind::Sha256)?;
+    Ok(Subject::mirror(
+        &args.mirror,
+        &dest_layout::map_db(&args.dest),
+        Some(RunRecord::this_tool(options)),
+        SourceStatement::Known(dest_statement),
+    )?)
 }
 
 /// The one-line summary, then notes.
@@ -175,7 +207,7 @@ fn print_summary(outcome: &ExportOutcome) {
     }
     if outcome.created_skipped > 0 {
         eprintln!(
-            "note: {} object(s) created by --rekey-notes have no SHA-1 and were not exported; notes refs name the translated notes commits",
+            "note: {} object(s) created by --rekey-notes or `git-rehash attest` have no SHA-1 and were not exported; notes refs name the translated notes commits",
             outcome.created_skipped
         );
     }

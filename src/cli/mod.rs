@@ -3,6 +3,7 @@
 //! scripts made from the same definition, and the progress bars (the only
 //! place that draws on the terminal).
 
+mod attest_cmd;
 mod command_report;
 mod convert_cmd;
 mod convert_exit;
@@ -18,6 +19,7 @@ mod progress_bars;
 mod repack_cmd;
 mod translate_text_cmd;
 mod verify_cmd;
+mod verify_statement;
 
 use std::ffi::OsString;
 use std::io::Write;
@@ -59,6 +61,9 @@ enum Command {
     /// Check a conversion: object names, the map (by translating back to
     /// SHA-1), and refs (against SOURCE when given).
     Verify(verify_cmd::VerifyArgs),
+    /// Sign a statement of a conversion (refs, map, pack) into it, as the
+    /// tag refs/rehash/attestation.
+    Attest(attest_cmd::AttestArgs),
     /// Print the manual page git-rehash(1) or a shell's completion script.
     Generate(generate_cmd::GenerateArgs),
 }
@@ -85,6 +90,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify_cmd::run(args),
         Command::Repack(args) => repack_cmd::run(args),
         Command::ExportSha1(args) => export_cmd::run(args),
+        Command::Attest(args) => attest_cmd::run(args),
         Command::Generate(args) => generate_cmd::run(args),
     };
     match result {

@@ -1,6 +1,7 @@
-//! `git-rehash verify <DEST> [--source <SOURCE>]`: re-reads a conversion
-//! and checks it; exit status 1 on any mismatch, each named (2 when DEST
-//! is not a conversion, 3 when reading failed).
+//! `git-rehash verify <DEST> [--source <SOURCE>] [--attestation]`: re-reads
+//! a conversion and checks it, and its signed statements
+//! (`verify_statement.rs`); exit status 1 on any mismatch, each named (2
+//! when DEST is not a conversion, 3 when reading failed).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,6 +17,8 @@ use serde::Serialize;
 
 use super::command_report::CommandReport;
 use super::progress_bars::Bars;
+use super::verify_statement::{Verdict, is_sha256, run_statement_only};
+use git_rehash::attest::Subject;
 use git_rehash::progress::{NoProgress, Progress};
 use git_rehash::verify::{VerifyOptions, VerifyReport, verify};
 
@@ -42,6 +45,17 @@ pub struct VerifyArgs {
     /// error; the text report goes to stderr instead.
     #[arg(long)]
     json: bool,
+    /// Also check DEST's signed statements (refs/rehash/attestation):
+    /// every signature, through `git verify-tag`, and that DEST's refs,
+    /// map and packs are those the newest one names. A SHA-1 repository
+    /// (a MIRROR `export-sha1 --attest` wrote) is checked for its
+    /// statement only, with --map naming the map that pairs it.
+    #[arg(long)]
+    attestation: bool,
+    /// The allowed signers file for SSH signatures
+    /// (gpg.ssh.allowedSignersFile), instead of git's setting.
+    #[arg(long, value_name = "FILE", requires = "attestation")]
+    allowed_signers: Option<PathBuf>,
 }
 
 /// What `--json` reports of a verification that ran to its end.
@@ -49,6 +63,8 @@ pub struct VerifyArgs {
 struct VerifyResult {
     clean: bool,
     problem_count: u64,
+    /// Of `problem_count`: those of DEST's signed statements.
+    statement_problems: u64,
     /// The problems found (at most 10 000; `problem_count` counts all).
     problems: Vec<String>,
     objects_by_type: BTreeMap<&'static str, u64>,
@@ -59,10 +75,11 @@ struct VerifyResult {
 }
 
 impl VerifyResult {
-    fn new(report: &VerifyReport) -> Self {
+    fn new(report: &VerifyReport, statement_problems: u64) -> Self {
         VerifyResult {
-            clean: report.is_clean(),
-            problem_count: report.problem_count,
+            clean: report.is_clean() && statement_problems == 0,
+            problem_count: report.problem_count + statement_problems,
+            statement_problems,
             problems: report.problems.iter().map(ToString::to_string).collect(),
             objects_by_type: report
                 .objects
@@ -78,6 +95,9 @@ impl VerifyResult {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
+    if args.attestation && !is_sha256(&args.dest)? {
+        return run_statement_only(&args.dest, args.map.as_deref(), args.allowed_signers);
+    }
     let opts = VerifyOptions {
         source: args.source.clone(),
         map: args.map.clone(),
@@ -91,8 +111,18 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     };
     let result = verify(&opts, progress);
     drop(bars);
+    // The statements' findings, written out with the report's.
+    let mut statement_text = Vec::new();
+    let statement_problems = match &result {
+        Ok(_) => {
+            let subject = Subject::conversion(&args.dest, args.map.as_deref())?;
+            Verdict::check(&subject, args.attestation, args.allowed_signers.clone())
+                .print(&mut statement_text)?
+        }
+        Err(_) => 0,
+    };
     let class = |report: &VerifyReport| {
-        if report.is_clean() {
+        if report.is_clean() && statement_problems == 0 {
             ExitClass::Done
         } else {
             ExitClass::Refused
@@ -100,9 +130,11 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     };
     if args.json {
         match &result {
-            Ok(report) => {
-                CommandReport::finished("verify", class(report), VerifyResult::new(report))
-            }
+            Ok(report) => CommandReport::finished(
+                "verify",
+                class(report),
+                VerifyResult::new(report, statement_problems),
+            ),
             Err(e) => CommandReport::stopped("verify", e.kind(), e),
         }
         .print()?;
@@ -114,14 +146,27 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     } else {
         Box::new(std::io::stdout().lock())
     };
-    print_report(&report, opts.source.is_some(), &mut out).context("writing the report")?;
+    let statements = Statements {
+        text: &statement_text,
+        problems: statement_problems,
+    };
+    print_report(&report, opts.source.is_some(), &statements, &mut out)
+        .context("writing the report")?;
     Ok(class(&report).exit_code())
+}
+
+/// What the check of DEST's signed statements found.
+struct Statements<'a> {
+    /// Its errors, warnings and notes, as lines.
+    text: &'a [u8],
+    problems: u64,
 }
 
 /// The problems, notes and warnings, then the summary line.
 fn print_report(
     report: &VerifyReport,
     with_source: bool,
+    statements: &Statements,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
     for problem in &report.problems {
@@ -164,10 +209,12 @@ fn print_report(
     if report.created_objects > 0 {
         writeln!(
             out,
-            "note: {} object(s) were created by the conversion (--rekey-notes) and have no SHA-1; checked by name and type",
+            "note: {} object(s) were created by the conversion (--rekey-notes) or by `attest` (signed statements) and have no SHA-1; checked by name and type",
             report.created_objects
         )?;
     }
+    out.write_all(statements.text)?;
+    let problems = report.problem_count + statements.problems;
     let kinds: Vec<String> = report
         .objects
         .iter()
@@ -176,7 +223,7 @@ fn print_report(
     writeln!(
         out,
         "{}: {} objects ({}), {:.1} MB, {} map rows{}, {} refs{}, {} problem(s), in {:.1}s",
-        if report.is_clean() { "ok" } else { "FAILED" },
+        if problems == 0 { "ok" } else { "FAILED" },
         report.objects_checked(),
         kinds.join(", "),
         report.bytes as f64 / 1e6,
@@ -192,7 +239,7 @@ fn print_report(
         } else {
             String::new()
         },
-        report.problem_count,
+        problems,
         report.elapsed.as_secs_f64()
     )?;
     Ok(())

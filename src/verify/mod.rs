@@ -188,6 +188,8 @@ fn verify_in_pool(
     if let Some(source) = &source {
         let source_refs = read_source_refs(&source.git_dir, HashKind::Sha1)?;
         let peel = |id: &ObjectId| peel_tags(id, |object| source.read(object));
+        // SOURCE's refs as a conversion carries them (`refs/rehash/`).
+        let source_refs = source_refs.as_converted();
         refs_checked +=
             refs_check::compare_with_source(&source_refs, &dest_refs, &index, &peel, &sink);
         let ids = source.ids();
