@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::convert::ErrorKind;
 use crate::durable::PathError;
 
 #[derive(Debug, thiserror::Error)]
@@ -54,6 +55,24 @@ pub enum AttestError {
 }
 
 impl AttestError {
+    /// What kind of stop it is: a repository that cannot be attested is
+    /// the wrong one to name, a signing setup that does not sign or a
+    /// statement tag that is not ours needs a decision, the rest (git,
+    /// the disk, a lock) may succeed when retried.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            AttestError::NotAttestable { .. } => ErrorKind::Usage,
+            AttestError::Signing { .. } => ErrorKind::Refused,
+            AttestError::BadTag { .. } => ErrorKind::Corrupt,
+            AttestError::Map(e) => e.kind(),
+            AttestError::Locked { .. }
+            | AttestError::NoGit(_)
+            | AttestError::Git { .. }
+            | AttestError::Refs(_)
+            | AttestError::Io(_) => ErrorKind::Failed,
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         AttestError::Io(PathError {
             path: path.into(),

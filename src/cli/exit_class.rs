@@ -5,6 +5,7 @@
 
 use std::process::ExitCode;
 
+use git_rehash::attest::AttestError;
 use git_rehash::convert::{ConvertError, ErrorKind};
 use git_rehash::export::ExportError;
 use git_rehash::idmap::{BadId, IdMapError};
@@ -121,6 +122,8 @@ impl ExitClass {
             } else if let Some(e) = cause.downcast_ref::<SourceError>() {
                 e.kind()
             } else if let Some(e) = cause.downcast_ref::<IdMapError>() {
+                e.kind()
+            } else if let Some(e) = cause.downcast_ref::<AttestError>() {
                 e.kind()
             } else if cause.is::<UsageError>() || cause.is::<BadId>() {
                 ErrorKind::Usage
