@@ -40,7 +40,7 @@ pub mod progress;
 pub mod refs;
 pub mod repo;
 #[cfg(test)]
-mod test_git;
+mod testing;
 pub mod textmap;
 pub mod translate;
 pub mod verify;
