@@ -565,13 +565,7 @@ mod tests {
         let mut deltas = vec![None; bodies.len()];
         let choices = search::<()>(
             &objects,
-            WindowOptions {
-                window,
-                depth,
-                memory: usize::MAX,
-                id_len: 32,
-                tries: Tries::Every,
-            },
+            unbounded(window, depth),
             |i| Ok(bodies[i as usize].clone()),
             |i, base, delta| {
                 delta_bytes += delta.len();
