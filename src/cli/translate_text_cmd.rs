@@ -2,15 +2,16 @@
 //! names of commits and tags found in the map to their SHA-256 names.
 //!
 //! Exit status: 0 when the text was copied (unknown or ambiguous names are
-//! reported, not errors), 2 on usage or I/O errors. A closed stdout ends the
-//! run quietly with 0.
+//! reported, not errors), 2 on usage errors (no map database where one is
+//! named), 3 when reading, writing or the database failed. A closed stdout
+//! ends the run quietly with 0.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
-use super::map_cmd::{exit_2, open_map};
+use super::map_cmd::open_map;
 use git_rehash::hash::ObjectId;
 use git_rehash::idmap::{HexPrefix, Resolution, Resolver};
 use git_rehash::textmap::{BoxError, Lookup, NameLookup, RewriteOptions, rewrite_text};
@@ -33,10 +34,6 @@ pub struct TranslateTextArgs {
 }
 
 pub fn run(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
-    Ok(run_checked(args).unwrap_or_else(exit_2))
-}
-
-fn run_checked(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
     let maps = open_map(args.map.as_deref(), args.repo.as_deref())?;
     let mut resolver = Resolver::over(&maps)?;
     resolver.hold_snapshot()?;

@@ -53,7 +53,7 @@ pub use crate::gitlink_maps::UnmappedGitlinks;
 pub use crate::pack::reach::ReachSummary;
 pub use error::findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 pub use error::{
-    ConvertError, CorruptInput, ErrorKind, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
+    ConvertError, CorruptInput, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
 };
 pub use finish::repack::{Repacked, repack};
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedMergetags};
@@ -109,6 +109,7 @@ pub fn convert(
         .map_err(|e| ConvertError::io(&opts.dest, e))?;
     let mut outcome = pool.install(|| convert_in_pool(opts, progress))?;
     outcome.submodules = submodules;
+    outcome.workers = pool.current_num_threads();
     Ok(outcome)
 }
 

@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::pipeline::ErrorKind;
+
 #[derive(Debug, thiserror::Error)]
 pub enum IdMapError {
     #[error("cannot open map database {path}: {source}")]
@@ -29,6 +31,18 @@ pub enum IdMapError {
 }
 
 impl IdMapError {
+    /// What kind of stop it is: a database of a newer git-rehash is the
+    /// wrong tool's, a corrupt row or a broken share need a decision, the
+    /// rest are failures a retry may cure.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            IdMapError::TooNew { .. } => ErrorKind::Usage,
+            IdMapError::CorruptRow { .. } => ErrorKind::Corrupt,
+            IdMapError::BrokenShare { .. } => ErrorKind::Refused,
+            IdMapError::Open { .. } | IdMapError::Sql { .. } => ErrorKind::Failed,
+        }
+    }
+
     /// The `map_err` of a SQL call on the database at `path`.
     pub(super) fn sql_at(path: &Path) -> impl Fn(rusqlite::Error) -> Self + Copy + '_ {
         move |source| IdMapError::Sql {

@@ -1,7 +1,7 @@
-//! Writing a loose object into DEST (`objects/xx/yyyy...`, a zlib stream of
-//! `"<type> <len>\0" body`). Only the few objects a conversion creates
-//! itself (`--rekey-notes`) are written this way; everything translated
-//! goes into packs.
+//! Writing a loose object (`objects/xx/yyyy...`, a zlib stream of
+//! `"<type> <len>\0" body`). Only the few objects git-rehash creates
+//! itself (`--rekey-notes`, the signed statements of `attest`) are written
+//! this way; everything translated goes into packs.
 
 use std::io::Write;
 use std::path::Path;
@@ -23,9 +23,22 @@ pub fn write_loose(
     body: &[u8],
 ) -> Result<ObjectId, PathError> {
     let id = sha256_object_id(kind, body);
+    write_loose_named(objects_dir, id, kind, body)?;
+    Ok(id)
+}
+
+/// Stores `body` as the loose object `id` (its name in either hash, which
+/// the caller has computed from `kind` and `body`) unless the store has it
+/// already. Durable on return, like [`write_loose`].
+pub fn write_loose_named(
+    objects_dir: &Path,
+    id: ObjectId,
+    kind: ObjectKind,
+    body: &[u8],
+) -> Result<(), PathError> {
     let path = loose_path(objects_dir, &id);
     if path.is_file() {
-        return Ok(id);
+        return Ok(());
     }
     let dir = path.parent().expect("loose paths have a fan-out directory");
     std::fs::create_dir_all(dir).map_err(PathError::at(dir))?;
@@ -37,8 +50,7 @@ pub fn write_loose(
         z.write_all(&object_header(kind, body.len()))?;
         z.write_all(body)?;
         z.finish().map(drop)
-    })?;
-    Ok(id)
+    })
 }
 
 #[cfg(test)]

@@ -74,9 +74,10 @@ impl SourceRepo {
             .unwrap_or("sha1")
             .to_ascii_lowercase();
         if format != "sha1" {
-            return Err(refuse(format!(
-                "it already uses object format {format}; git-rehash converts SHA-1 repositories"
-            )));
+            return Err(SourceError::ObjectFormat {
+                path: self.git_dir.clone(),
+                format,
+            });
         }
         let shallow = self.git_dir.join("shallow");
         if std::fs::metadata(&shallow)
@@ -107,7 +108,10 @@ impl SourceRepo {
 /// git's discovery, restricted to the given path: a work tree with `.git`
 /// (directory or `gitdir:` file), or a git directory itself.
 fn find_git_dir(path: &Path) -> Result<PathBuf, SourceError> {
-    let meta = std::fs::metadata(path).map_err(|e| SourceError::io(path, e))?;
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => SourceError::NotFound(path.to_path_buf()),
+        _ => SourceError::io(path, e),
+    })?;
     if !meta.is_dir() {
         return Err(SourceError::NotARepository(path.to_path_buf()));
     }

@@ -24,7 +24,7 @@
 
 mod error;
 mod map_index;
-mod objects;
+mod objects_check;
 mod problem;
 mod refs_check;
 mod shared;
@@ -136,7 +136,7 @@ fn verify_in_pool(
     let (gitlink_pairs, surrogate_gitlinks) = read_gitlink_pairs(dest)?;
     index.set_gitlinks(gitlink_pairs);
     progress.finish();
-    let sink = objects::Sink::default();
+    let sink = objects_check::Sink::default();
     progress.start("checking the shared pool", None);
     let shared = shared::check_share(dest, &map_file, &index, &sink)?;
     let shared_rows = shared.as_ref().map_or(0, |s| s.len() as u64);
@@ -158,7 +158,7 @@ fn verify_in_pool(
         sink.report(Problem::DuplicateRow { id });
     }
     progress.start("verifying objects", Some(index.len() as u64));
-    objects::Checker {
+    objects_check::Checker {
         index: &index,
         source: source.as_ref(),
         sink: &sink,
@@ -188,6 +188,8 @@ fn verify_in_pool(
     if let Some(source) = &source {
         let source_refs = read_source_refs(&source.git_dir, HashKind::Sha1)?;
         let peel = |id: &ObjectId| peel_tags(id, |object| source.read(object));
+        // SOURCE's refs as a conversion carries them (`refs/rehash/`).
+        let source_refs = source_refs.as_converted();
         refs_checked +=
             refs_check::compare_with_source(&source_refs, &dest_refs, &index, &peel, &sink);
         let ids = source.ids();
@@ -200,7 +202,7 @@ fn verify_in_pool(
     }
     progress.finish();
 
-    let objects::Collected {
+    let objects_check::Collected {
         problems,
         problem_count,
         checked,
@@ -262,7 +264,7 @@ fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyErro
         match parsed {
             Some((ObjectId::Sha1(s1), ObjectId::Sha256(s256))) => pairs.push((s256, s1)),
             _ => {
-                return Err(VerifyError::NotAConversion {
+                return Err(VerifyError::Damaged {
                     path: path.clone(),
                     reason: format!("line {} is not '<sha1> <sha256> ...'", n + 1),
                 });

@@ -3,14 +3,16 @@
 //! DEST under its translated name with its translated value, and DEST has
 //! no other refs. A peeled value DEST holds for a ref SOURCE keeps loose
 //! (where git records none) must be the translation of what SOURCE's tag
-//! finally names.
+//! finally names. DEST's own statement (`refs/rehash/attestation`) has no
+//! SOURCE counterpart.
 
 use std::collections::BTreeMap;
 
 use super::map_index::MapIndex;
-use super::objects::Sink;
+use super::objects_check::Sink;
 use super::problem::Problem;
 use crate::hash::{HashKind, ObjectId};
+use crate::refs::rehash_refs::ATTESTATION;
 use crate::refs::{RefTarget, SourceRefs};
 
 const REPLACE_PREFIX: &str = "refs/replace/";
@@ -71,6 +73,9 @@ pub fn compare_with_source(
     let mut found: BTreeMap<String, String> = BTreeMap::new();
     found.insert("HEAD".into(), found_value(&dest.head));
     for (name, target, peeled) in dest.effective_refs_peeled() {
+        if name == ATTESTATION {
+            continue;
+        }
         if let Some(peeled) = peeled {
             let value = found_value(&RefTarget::Direct(peeled));
             found.insert(format!("{name} (peeled)"), value);

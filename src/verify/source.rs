@@ -31,11 +31,10 @@ impl SourceObjects {
         }
         let mut packs = Vec::new();
         for idx in idx_paths {
-            let pack =
-                Pack::open(&idx, HashKind::Sha1).map_err(|e| VerifyError::NotAConversion {
-                    path: idx.clone(),
-                    reason: format!("SOURCE pack cannot be read: {e}"),
-                })?;
+            let pack = Pack::open(&idx, HashKind::Sha1).map_err(|e| VerifyError::Damaged {
+                path: idx.clone(),
+                reason: format!("SOURCE pack: {e}"),
+            })?;
             packs.push(pack);
         }
         Ok(SourceObjects {

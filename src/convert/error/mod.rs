@@ -17,7 +17,7 @@ pub use refusal::{MergetagTarget, Refusal, UnmappedSubmodule, role_name};
 
 use crate::durable::PathError;
 use crate::gitlink_maps::GitlinkMapError;
-use crate::pipeline::Interrupted;
+use crate::pipeline::{ErrorKind, Interrupted};
 use crate::refs::RefsError;
 use crate::repo::SourceError;
 
@@ -56,21 +56,6 @@ pub enum ConvertError {
     Interrupted(#[from] Interrupted),
 }
 
-/// What kind of stop an error is: the CLI's exit status follows it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// SOURCE cannot be converted as it is; the message says what to do.
-    Refused,
-    /// SOURCE holds something git would not accept.
-    Corrupt,
-    /// DEST belongs to something else, is locked or no longer matches.
-    DestState,
-    /// I/O, the disk, the map database: the run may succeed when retried.
-    Failed,
-    /// Ctrl-C or SIGTERM: a re-run resumes.
-    Interrupted,
-}
-
 impl ConvertError {
     pub fn io(path: &Path, source: std::io::Error) -> Self {
         ConvertError::File(PathError::new(path, source))
@@ -78,22 +63,24 @@ impl ConvertError {
 
     pub fn kind(&self) -> ErrorKind {
         match self {
+            ConvertError::Refused(
+                Refusal::DestInsideSource { .. } | Refusal::IncompatibleOptions(_),
+            ) => ErrorKind::Usage,
             ConvertError::Refused(_) => ErrorKind::Refused,
-            ConvertError::Source(SourceError::Io { .. }) => ErrorKind::Failed,
-            ConvertError::Source(_) => ErrorKind::Refused,
+            ConvertError::Source(e) => e.kind(),
             ConvertError::Corrupt(_) => ErrorKind::Corrupt,
-            ConvertError::Dest(_) => ErrorKind::DestState,
+            ConvertError::Dest(e) => e.kind(),
             // A damaged table, or worktrees whose refs cannot be named:
             // SOURCE as it is cannot be converted, retrying will not help.
             ConvertError::Refs(RefsError::Reftable { .. }) => ErrorKind::Corrupt,
             ConvertError::Refs(
                 RefsError::BadWorktreeName { .. } | RefsError::WorktreeNamespaceTaken { .. },
             ) => ErrorKind::Refused,
-            ConvertError::File(_)
-            | ConvertError::PackWrite(_)
-            | ConvertError::Refs(_)
-            | ConvertError::Map(_)
-            | ConvertError::GitlinkMaps(_) => ErrorKind::Failed,
+            ConvertError::Map(e) => e.kind(),
+            ConvertError::GitlinkMaps(e) => e.kind(),
+            ConvertError::File(_) | ConvertError::PackWrite(_) | ConvertError::Refs(_) => {
+                ErrorKind::Failed
+            }
             ConvertError::Submodule { error, .. } => error.kind(),
             ConvertError::Interrupted(_) => ErrorKind::Interrupted,
         }

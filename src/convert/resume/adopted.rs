@@ -3,7 +3,7 @@
 //! written. Their objects are durably in DEST, so this run adopts them as
 //! written (carried, `carried.rs`: planned again, not written again); their
 //! rows join the map once this run's blobs have all committed
-//! (`segments/commits.rs`).
+//! (`segments/commit_order.rs`).
 //!
 //! A waiting segment is adopted only if SOURCE still has every object in
 //! it: then SOURCE has what they name too, and this run writes whatever of

@@ -6,7 +6,7 @@
 //! output does not depend on the thread count. Chunks are prepared ahead
 //! of the appends ([`map_pass`]), which go to a sequence of segments of
 //! their own, written while the blob pass writes the other
-//! (`segments/writer.rs`): a chunk boundary is where Ctrl-C stops a run.
+//! (`segments/sequence.rs`): a chunk boundary is where Ctrl-C stops a run.
 //!
 //! Deltas: an object the source pack stores as a delta against another
 //! object is stored as a delta against that object's translated form, made
@@ -46,7 +46,7 @@ use rayon::prelude::*;
 use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
 use crate::convert::reach_record::{ReachRecorder, Reached};
-use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::segments::sequence::SegmentWriter;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::{Location, ObjectTable};
@@ -131,7 +131,7 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// pipeline: while the pack is busy appending a chunk (sequential: the
 /// pack stream and its checksum), the next chunks are read, translated,
 /// named and compressed on the other threads, in order, up to
-/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass (`mod.rs`), which
+/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass (`blob_pass.rs`), which
 /// writes the other sequence: no tree needs a blob's pack, only its name,
 /// which the scan knows. Preparing a chunk needs only the names of the
 /// chunks before it, set when they were prepared, and the tail the chunk

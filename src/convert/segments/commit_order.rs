@@ -2,7 +2,7 @@
 //! each finished segment is journaled in one transaction with its
 //! objects' rows, in an order that keeps the map closed under references.
 //!
-//! A run writes two sequences of segments at once (`writer.rs`): the
+//! A run writes two sequences of segments at once (`sequence.rs`): the
 //! blobs (sequence 0) and the map pass's trees, commits and tags (sequence
 //! 1), whose objects name blobs of any segment of sequence 0. So a segment
 //! of sequence 1 finished before the last blob segment committed is

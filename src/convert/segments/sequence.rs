@@ -1,11 +1,11 @@
 //! Segmented output: the objects of a run go into sequences of packs
 //! ("segments"), each finished (renamed into place, fsynced) and then
 //! journaled in the map database in one transaction with the map rows of
-//! its objects (`commits.rs`).
+//! its objects (`commit_order.rs`).
 //!
 //! That transaction is the checkpoint. After an interruption at any
 //! instant, DEST holds journaled packs (whose objects have rows, or wait
-//! for the blobs they name with their rows kept apart, `commits.rs`), plus
+//! for the blobs they name with their rows kept apart, `commit_order.rs`), plus
 //! renamed packs that were not journaled and temporary packs: the next run
 //! deletes those. The map is closed under references because objects
 //! arrive in dependency order within a sequence, segments are journaled in
@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use crate::convert::error::ConvertError;
 use crate::convert::phase;
-use crate::convert::segments::commits::{Journal, Renamed};
+use crate::convert::segments::commit_order::{Journal, Renamed};
 use crate::hash::HashKind;
 use crate::object::ObjectKind;
 use crate::pack::PackWriter;
@@ -227,7 +227,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 
     /// Waits for the last segment's finish, which ended the sequence
-    /// (`commits.rs`), or the one in flight when the run stopped
+    /// (`commit_order.rs`), or the one in flight when the run stopped
     /// (its error, if any, is the one to report). A stopped sequence's open
     /// segment is discarded (its temporary pack removed).
     pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
@@ -328,7 +328,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 }
 
 /// Writes a full segment's trailer and indexes and renames it into place;
-/// it is journaled next (`commits.rs`).
+/// it is journaled next (`commit_order.rs`).
 fn finish_pack(segment: OpenSegment, journal: &Journal<'_>) -> Result<Renamed, ConvertError> {
     let written = segment.pack.finish()?;
     journal.hooks().kill_point(phase::PACK_RENAMED);
