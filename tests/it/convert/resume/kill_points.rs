@@ -1,14 +1,14 @@
 //! A run killed at a checkpointable step (the test hook
 //! `GIT_REHASH_TEST_KILL_AT`), then run again, ends exactly like a run
-//! that was never interrupted; what it committed before the kill is
-//! readable meanwhile.
+//! that was never interrupted, to the bytes of its pack, bitmap and
+//! commit-graph; what it committed before the kill is readable meanwhile.
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{
-    assert_sound, convert_cmd, convert_cmd_with_summary, convert_killed_at, killed, make_source,
-    reference, source_reference_and_dest,
+    assert_identical_artifacts, assert_sound, convert_cmd, convert_cmd_with_summary,
+    convert_killed_at, killed, make_source, reference_with_artifacts, source_reference_and_dest,
 };
 use crate::support::rehash::{rehash_export_text, rehash_map, run_ok};
 use crate::support::scratch::scratch_dir;
@@ -16,7 +16,7 @@ use crate::support::scratch::scratch_dir;
 #[test]
 fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
     let source = make_source("kill-sweep");
-    let expected = reference(&source, "kill-sweep-ref");
+    let (expected, artifacts) = reference_with_artifacts(&source, "kill-sweep-ref");
     // Count the run's kill points: a kill point past the end never fires.
     let probe = scratch_dir("kill-probe").join("dest.git");
     let mut points = Vec::new();
@@ -31,7 +31,9 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
         }
         points.push(k.to_string());
     }
-    // Every phase, including the windows inside a segment's commit.
+    // Every named kill point (statement-kept is met only by a DEST with a
+    // signed statement of its own: the attest tests kill there), including
+    // the windows inside a segment's commit and the finish step's.
     for spec in [
         "start:1",
         "scan-batch:1",
@@ -43,10 +45,21 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
         "in-commit:1",
         "in-commit:6",
         "committed:2",
+        "folded:1",
+        "fold-recorded:1",
         "refs:1",
         "publish:1",
     ] {
         points.push(spec.to_string());
+    }
+    // And pseudo-random instants of the write phase: the n-th object
+    // appended to either sequence.
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    for _ in 0..6 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        points.push(format!("object:{}", 1 + seed % 60));
     }
     assert!(points.len() >= 20, "only {} kill points", points.len());
     for spec in &points {
@@ -58,6 +71,7 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
         );
         run_ok(&mut convert_cmd(&source, &dest));
         assert_sound(&dest, &expected, &format!("killed at {spec}"));
+        assert_identical_artifacts(&dest, &artifacts, &format!("killed at {spec}"));
     }
 }
 
@@ -146,7 +160,9 @@ fn an_interrupted_runs_map_answers_for_what_it_committed() {
 
 #[test]
 fn killed_again_and_again_while_resuming() {
-    let (source, expected, dest) = source_reference_and_dest("kill-chain");
+    let source = make_source("kill-chain");
+    let (expected, artifacts) = reference_with_artifacts(&source, "kill-chain-ref");
+    let dest = scratch_dir("kill-chain-run").join("dest.git");
     let mut kills = 0u32;
     loop {
         // A run meets 1 start point, then per segment of 5 objects 5 object
@@ -165,4 +181,5 @@ fn killed_again_and_again_while_resuming() {
     }
     assert!(kills >= 20, "only {kills} interruptions");
     assert_sound(&dest, &expected, "after repeated kills");
+    assert_identical_artifacts(&dest, &artifacts, "after repeated kills");
 }

@@ -2,14 +2,16 @@
 //!
 //! Identity of two conversions means: the same map (`map --export`), the
 //! same refs (names, values, peeled values, HEAD) and the same object set;
-//! the pack's bytes are not compared here (`finish.rs` checks them where
-//! they must not differ).
+//! the pack's bytes are compared where a test asks for them
+//! ([`Artifacts`]: the pack's name, which is its checksum, the bitmap, the
+//! commit-graph).
 //! Kill points come from the test hook `GIT_REHASH_TEST_KILL_AT` (the
 //! process aborts, as with SIGKILL, at the n-th checkpointable step: inside
 //! a pack, between a pack's rename and its journal commit, inside the
 //! SQLite transaction, after it, in the finish step, between refs and
 //! publish, after publish) and from real signals at pseudo-random times.
 
+mod closed_map;
 mod finish;
 mod incremental;
 mod kill_points;
@@ -165,9 +167,58 @@ fn assert_sound(dest: &Path, reference: &Snapshot, what: &str) {
 }
 
 fn reference(source: &Path, label: &str) -> Snapshot {
+    reference_with_artifacts(source, label).0
+}
+
+/// What must be byte for byte the same between a run resumed after any
+/// interruptions and an uninterrupted one: the pack (its name is its
+/// checksum), its reachability bitmap and the commit-graph.
+#[derive(Debug, PartialEq, Eq)]
+struct Artifacts {
+    packs: Vec<String>,
+    bitmap: Vec<u8>,
+    commit_graph: Vec<u8>,
+}
+
+fn artifacts(dest: &Path) -> Artifacts {
+    let pack_dir = dest.join("objects/pack");
+    let names = dir_names(&pack_dir);
+    let packs: Vec<String> = names
+        .iter()
+        .filter(|n| n.ends_with(".pack"))
+        .cloned()
+        .collect();
+    let bitmap = names
+        .iter()
+        .filter(|n| n.ends_with(".bitmap"))
+        .flat_map(|n| std::fs::read(pack_dir.join(n)).unwrap())
+        .collect();
+    Artifacts {
+        packs,
+        bitmap,
+        commit_graph: std::fs::read(dest.join("objects/info/commit-graph")).unwrap_or_default(),
+    }
+}
+
+fn assert_identical_artifacts(dest: &Path, reference: &Artifacts, what: &str) {
+    let got = artifacts(dest);
+    assert_eq!(got.packs, reference.packs, "{what}: another pack");
+    assert!(got.bitmap == reference.bitmap, "{what}: another bitmap");
+    assert!(
+        got.commit_graph == reference.commit_graph,
+        "{what}: another commit-graph"
+    );
+}
+
+/// The snapshot and artifacts of SOURCE's uninterrupted conversion.
+fn reference_with_artifacts(source: &Path, label: &str) -> (Snapshot, Artifacts) {
     let dest = scratch_dir(label).join("ref.git");
     run_ok(&mut convert_cmd(source, &dest));
-    snapshot(&dest)
+    let artifacts = artifacts(&dest);
+    assert_eq!(artifacts.packs.len(), 1, "one pack");
+    assert!(!artifacts.bitmap.is_empty(), "a bitmap");
+    assert!(!artifacts.commit_graph.is_empty(), "a commit-graph");
+    (snapshot(&dest), artifacts)
 }
 
 /// A fresh source, the snapshot of its uninterrupted conversion, and a
