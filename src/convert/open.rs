@@ -100,7 +100,7 @@ pub fn open(
         Some(existing) => continue_dest(existing, &mut table, progress)?,
         None => create_dest(opts, &source)?,
     };
-    resume::selection::record(&map, settled.selection.as_ref())?;
+    map.set_ref_selection(settled.selection.as_ref())?;
     outcome.objects_known = table.indices().filter(|&i| table.is_mapped(i)).count() as u64;
     if let Some(pool) = &pool {
         outcome.objects_shared = pool.load(&mut table)?;

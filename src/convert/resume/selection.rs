@@ -1,6 +1,5 @@
 //! The ref selection a run converts with, and what DEST records of it
-//! (meta key [`SELECTION`]: the selection as JSON; empty for a DEST that
-//! holds every object SOURCE held).
+//! (`IdMap::ref_selection`).
 //!
 //! DEST holds what the recorded selection reached; a conversion never
 //! takes an object out of DEST. So a later run that names no selection
@@ -17,28 +16,11 @@ use crate::convert::error::{ConvertError, DestState, Refusal};
 use crate::idmap::IdMap;
 use crate::refs::{RefSelection, SourceRefs};
 
-/// The meta key of the recorded selection.
-pub const SELECTION: &str = "ref_selection";
-
 /// The selection a run converts with, and a note when it changed.
 #[derive(Debug, Default)]
 pub struct Settled {
     pub selection: Option<RefSelection>,
     pub note: Option<String>,
-}
-
-/// What DEST's map records (`None`: every object, or nothing recorded).
-pub fn recorded(map: &IdMap) -> Result<Option<RefSelection>, ConvertError> {
-    Ok(map
-        .meta(SELECTION)?
-        .filter(|text| !text.is_empty())
-        .and_then(|text| RefSelection::from_record(&text)))
-}
-
-/// Records `selection` in `map`.
-pub fn record(map: &IdMap, selection: Option<&RefSelection>) -> Result<(), ConvertError> {
-    let text = selection.map(RefSelection::to_record).unwrap_or_default();
-    Ok(map.set_meta(SELECTION, &text)?)
 }
 
 /// The selection of this run: `asked` (the options'), or the one `map`
@@ -53,7 +35,7 @@ pub fn settle(
     refs: &SourceRefs,
 ) -> Result<Settled, ConvertError> {
     let before = match map {
-        Some(map) => recorded(map)?,
+        Some(map) => map.ref_selection()?,
         None => None,
     };
     let mut note = None;
