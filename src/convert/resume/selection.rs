@@ -80,19 +80,19 @@ pub fn settle(
     Ok(Settled { selection, note })
 }
 
-/// Refuses a selection that leaves out `HEAD`'s branch, or every ref.
+/// Refuses a selection that leaves out every ref, or `HEAD`'s branch.
 fn check_refs(selection: &RefSelection, refs: &SourceRefs) -> Result<(), ConvertError> {
-    if let Some(branch) = refs.head_left_out(selection) {
-        return Err(Refusal::HeadLeftOut {
-            branch,
-            selection: selection.command_line(),
-        }
-        .into());
-    }
     let all = refs.effective_refs().len();
     if all > 0 && refs.kept_ref_names(selection).is_empty() && refs.head.id().is_none() {
         return Err(Refusal::SelectionKeepsNothing {
             refs: all,
+            selection: selection.command_line(),
+        }
+        .into());
+    }
+    if let Some(branch) = refs.head_left_out(selection) {
+        return Err(Refusal::HeadLeftOut {
+            branch,
             selection: selection.command_line(),
         }
         .into());

@@ -16,6 +16,7 @@ mod gitlinks;
 mod notes;
 mod oracle;
 mod resume;
+mod selection;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
