@@ -130,7 +130,10 @@ fn refusal_names_the_missing_object_and_who_references_it() {
     let head = &from_head["reached_from"];
     assert!(head["count"].as_u64().unwrap() > 0, "{head}");
     assert!(
-        head["first"].as_array().unwrap().contains(&json!("refs/heads/main")),
+        head["first"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("refs/heads/main")),
         "{head}"
     );
     assert_eq!(error["reaching_refs"], *head);
@@ -185,7 +188,9 @@ fn refusal_names_every_commit_whose_mergetag_names_an_absent_object() {
     assert_eq!(named, expected);
     // Each with the refs that reach the commit.
     assert!(
-        listed.iter().all(|m| m["reached_from"]["count"].as_u64() > Some(0)),
+        listed
+            .iter()
+            .all(|m| m["reached_from"]["count"].as_u64() > Some(0)),
         "{listed:?}"
     );
 
