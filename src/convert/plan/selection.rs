@@ -60,9 +60,11 @@ pub fn leave_out_unreached(
     scanned.missing.retain(|m| holds(table.find_id(&m.holder)));
     scanned.gitlinks.retain(|g| reached[g.tree as usize]);
     scanned.mergetags.retain(|m| reached[m.commit as usize]);
+    // An object an interrupted run wrote keeps its edges whether or not
+    // a selected ref still reaches it: it is planned again all the same.
     scanned
         .edges
-        .retain(|&(dependent, _)| reached[dependent as usize]);
+        .retain(|&(dependent, _)| reached[dependent as usize] || table.is_carried(dependent));
     scanned.leaned = Vec::new();
     let mut left_out = 0;
     for at in table.indices() {
