@@ -12,7 +12,8 @@ mod reachable_only;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use crate::support::git::{git, git_output};
+pub use crate::support::git::assert_fsck as assert_fsck_strict;
+use crate::support::git::git;
 use crate::support::history::{commit_file, deltified_history};
 use crate::support::rehash::rehash_export_text;
 use crate::support::scratch::scratch_dir;
@@ -78,16 +79,4 @@ pub fn mapped(dest: &Path) -> BTreeSet<String> {
         .lines()
         .map(|line| line[..40].to_string())
         .collect()
-}
-
-/// `git fsck --strict` of `repo` must pass, dangling objects and all.
-pub fn assert_fsck_strict(repo: &Path) {
-    let fsck = git_output(repo, &["fsck", "--strict"]);
-    assert!(
-        fsck.status.success(),
-        "fsck --strict of {}: {}{}",
-        repo.display(),
-        String::from_utf8_lossy(&fsck.stdout),
-        String::from_utf8_lossy(&fsck.stderr)
-    );
 }
