@@ -14,10 +14,11 @@ use super::convert_exit::RunEnd;
 use super::exit_class::{ExitClass, kind_word};
 use super::phase_timings::PhaseTime;
 use git_rehash::convert::{
-    ConvertError, ConvertOutcome, CorruptInput, ErrorKind, MissingReference, ReachingRefs, Refusal,
+    ConvertError, ConvertOutcome, CorruptInput, MissingReference, ReachingRefs, Refusal,
     RefusalReach, UnmappedSubmodule, role_name,
 };
 use git_rehash::object::ObjectKind;
+use git_rehash::pipeline::ErrorKind;
 use git_rehash::refs::RefSelection;
 
 #[derive(Serialize)]

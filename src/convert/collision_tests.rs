@@ -13,7 +13,7 @@ use crate::convert::error::{ConvertError, CorruptInput};
 use crate::convert::options::ConvertOptions;
 use crate::object::collision_hook;
 use crate::progress::NoProgress;
-use crate::test_git::git;
+use crate::testing::git::git;
 
 const SHATTERED_1: &[u8] = include_bytes!("../../tests/data/shattered-1.pdf");
 /// The plain SHA-1 of the SHAttered PDFs, which the detector reports.

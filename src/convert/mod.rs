@@ -55,7 +55,7 @@ pub use error::findings::{
     MissingReference, ReachingRefs, RefusalReach, UnmappedGitlink, UnmappedMergetag,
 };
 pub use error::{
-    ConvertError, CorruptInput, ErrorKind, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
+    ConvertError, CorruptInput, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
 };
 pub use finish::repack::{Repacked, repack};
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedMergetags};
