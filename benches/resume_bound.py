@@ -31,7 +31,8 @@ the kill lost, runs the same command again and reports:
   same        whether the pack (its name is its checksum), the .bitmap,
               the commit-graph and `map --export` are byte for byte the
               uninterrupted run's, and whether converted + earlier (+ the
-              shared pool's) adds up to the objects listed
+              shared pool's, + those a ref selection left out) adds up to
+              the objects listed
 
 Each line also shows the load average (1 min) when the resumed run ended:
 on a shared machine compare CPU times as well as wall times.
@@ -245,7 +246,10 @@ def main():
         lost = max(written - resumed["objects_already_converted"], 0)
         listed = resumed["objects_listed"]
         adds_up = (
-            resumed["objects_converted"] + resumed["objects_already_converted"] + resumed["objects_in_shared_pool"]
+            resumed["objects_converted"]
+            + resumed["objects_already_converted"]
+            + resumed["objects_in_shared_pool"]
+            + resumed["objects_left_out"]
             == listed
         )
         same = " ".join(

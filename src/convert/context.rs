@@ -6,12 +6,16 @@ use super::options::ConvertOptions;
 use super::source_objects::inventory::Inventory;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
+use crate::refs::RefSelection;
 use crate::translate::TranslateOptions;
 
 /// One run of a conversion, as the phases see it.
 pub struct Run<'a> {
     pub opts: &'a ConvertOptions,
     pub inventory: &'a Inventory,
+    /// The refs this run carries (its own options', or those DEST
+    /// records); `None`: every object SOURCE holds is converted.
+    pub selection: Option<&'a RefSelection>,
     pub translate: TranslateOptions,
     pub stops: &'a StopPoints,
     pub progress: &'a dyn Progress,

@@ -5,19 +5,22 @@
 //! that the map pass keeps those mergetags as they are and the journal
 //! records the commits as translated so.
 
+use super::reaching_refs::RefReach;
 use crate::convert::error::ConvertError;
 use crate::convert::error::{MergetagTarget, Refusal};
 use crate::convert::options::UnmappedMergetags;
 use crate::convert::scan::UnmappedMergetag;
 use crate::convert::source_objects::table::ObjectTable;
 
-/// Refuses `found` (mergetags whose target SOURCE lacks) or marks their
-/// commits, by `policy`. A target named through an external pair (a
-/// submodule map) translates like any id and is left alone.
+/// Refuses `found` (mergetags whose target SOURCE lacks), naming the refs
+/// that reach each commit, or marks their commits, by `policy`. A target
+/// named through an external pair (a submodule map) translates like any
+/// id and is left alone.
 pub fn settle(
     policy: UnmappedMergetags,
     table: &mut ObjectTable,
     found: &[UnmappedMergetag],
+    reach: &RefReach<'_>,
 ) -> Result<(), ConvertError> {
     let unmapped: Vec<&UnmappedMergetag> = found
         .iter()
@@ -28,16 +31,21 @@ pub fn settle(
     }
     match policy {
         UnmappedMergetags::Refuse => {
-            let mut listed: Vec<MergetagTarget> = unmapped
-                .iter()
-                .map(|m| MergetagTarget {
-                    commit: table.sha1(m.commit),
-                    target: m.target,
+            let mut listed: Vec<(u32, _)> = unmapped.iter().map(|m| (m.commit, m.target)).collect();
+            listed.sort_unstable_by_key(|&(commit, target)| (table.sha1(commit), target));
+            listed.dedup();
+            let commits: Vec<Vec<u32>> = listed.iter().map(|&(commit, _)| vec![commit]).collect();
+            let (reaching, reach) = reach.trace(&commits);
+            let mergetags = listed
+                .into_iter()
+                .zip(reaching)
+                .map(|((commit, target), reached_from)| MergetagTarget {
+                    commit: table.sha1(commit),
+                    target,
+                    reached_from,
                 })
                 .collect();
-            listed.sort_unstable();
-            listed.dedup();
-            Err(Refusal::UnmappedMergetags(listed).into())
+            Err(Refusal::UnmappedMergetags { mergetags, reach }.into())
         }
         UnmappedMergetags::Verbatim => {
             table.set_verbatim_mergetags(unmapped.iter().map(|m| m.commit).collect());

@@ -25,8 +25,9 @@ const HEADER: &[u8] = b"# loose-object-idx\n";
 /// The config line added under `[extensions]`.
 pub const COMPAT_EXTENSION: &str = "\tcompatObjectFormat = sha1\n";
 
-/// Writes `<sha256> <sha1>` for every object of `table` (storage name
-/// first, as git writes it in a SHA-256 repository), then for each extra
+/// Writes `<sha256> <sha1>` for every object of `table` a ref selection
+/// did not leave out (storage name first, as git writes it in a SHA-256
+/// repository), then for each extra
 /// pair (gitlink targets from submodule maps, which git needs to convert
 /// trees that hold them), durably. Returns the line count.
 pub fn write_loose_object_idx(
@@ -35,7 +36,7 @@ pub fn write_loose_object_idx(
     extra: &[(ObjectId, ObjectId)],
 ) -> Result<u64, ConvertError> {
     let mut count = 0u64;
-    let pairs = table.indices().map(|i| {
+    let pairs = table.indices().filter(|&i| !table.is_left_out(i)).map(|i| {
         (
             table.sha1(i),
             table

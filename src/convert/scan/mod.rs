@@ -1,7 +1,10 @@
 //! The scan: decode every source object once, verify its SHA-1 name with
 //! collision detection, name blobs in SHA-256 right away (their bytes do not
 //! change), and record what each tree, commit and tag references so the map
-//! pass can translate them in dependency order.
+//! pass can translate them in dependency order. With a ref selection, a
+//! tree's file entries are recorded too (edges to blobs), so that what the
+//! selected refs reach can be found without reading a tree again
+//! (`convert/plan/selection.rs`).
 //!
 //! Objects an earlier run converted (they have map rows) are not decoded
 //! at all when few of a pack's objects are new: the new ones are read one
@@ -47,6 +50,9 @@ pub struct ScanOutcome {
     pub missing: Vec<MissingReference>,
     pub gitlinks: Vec<UnmappedGitlink>,
     pub mergetags: Vec<UnmappedMergetag>,
+    /// (tree, base) pairs whose shared file entries only the base's edges
+    /// hold (recorded with blob edges only; `ScanRecords::leaned`).
+    pub leaned: Vec<(u32, u32)>,
     pub bytes_inflated: u64,
     /// Objects decoded and recorded by this run (without a map row).
     pub objects_scanned: u64,
@@ -163,6 +169,8 @@ struct Scanner<'a> {
     /// Set once a reference was found missing: from then on no tree takes
     /// its base's word for its entries (`record`).
     missing_seen: AtomicBool,
+    /// Record a tree's file entries as edges too (a ref selection).
+    blob_edges: bool,
 }
 
 impl Scanner<'_> {
@@ -184,7 +192,11 @@ impl Scanner<'_> {
         }
         check_name(&self.table.sha1(at), kind, body, file)?;
         let base = base.filter(|_| !self.missing_seen.load(Ordering::Acquire));
-        let missing = record(self.table, sink, at, kind, body, base, self.opts)?;
+        let recording = Recording {
+            opts: self.opts,
+            blob_edges: self.blob_edges,
+        };
+        let missing = record(self.table, sink, at, kind, body, base, recording)?;
         if missing {
             self.missing_seen.store(true, Ordering::Release);
         }
@@ -204,9 +216,10 @@ pub fn scan(
     let (inventory, opts, hooks, progress) =
         (run.inventory, run.translate, run.stops, run.progress);
     table.set_name_hash_version(run.opts.name_hash_version);
+    let blob_edges = run.selection.is_some();
     let (checkpoint, restored) = ScanCheckpoint::open(
         checkpoint_path,
-        &checkpoint_fingerprint(table),
+        &checkpoint_fingerprint(table, blob_edges),
         table.len() as u64,
     )?;
     let mut batches = Batches {
@@ -242,6 +255,7 @@ pub fn scan(
             hooks,
             progress,
             missing_seen: AtomicBool::new(false),
+            blob_edges,
         };
         let cx = PackScan {
             inventory,
@@ -285,6 +299,7 @@ pub fn scan(
         missing,
         gitlinks: totals.gitlinks,
         mergetags: totals.mergetags,
+        leaned: totals.leaned,
         bytes_inflated: totals.bytes,
         objects_scanned: scanned,
         objects_restored,
@@ -437,14 +452,17 @@ fn batch_limits(hooks: &StopPoints) -> BatchLimits {
     }
 }
 
-/// What a scan checkpoint is valid for: the object set, and the name hash
+/// What a scan checkpoint is valid for: the object set, the name hash
 /// version its notes were taken for (a run with another `--name-hash-version`
-/// scans again).
-fn checkpoint_fingerprint(table: &ObjectTable) -> [u8; 32] {
+/// scans again), and whether it holds blob edges.
+fn checkpoint_fingerprint(table: &ObjectTable, blob_edges: bool) -> [u8; 32] {
     use sha2::Digest as _;
     let mut hasher = sha2::Sha256::new();
     hasher.update(table.fingerprint());
     hasher.update([table.name_hash_version() as u8]);
+    if blob_edges {
+        hasher.update(b"blob edges");
+    }
     hasher.finalize().into()
 }
 
@@ -483,6 +501,11 @@ fn keep_planned(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Vec
             .into_iter()
             .filter(|tag| planned(tag.commit))
             .collect(),
+        leaned: restored
+            .leaned
+            .into_iter()
+            .filter(|&(tree, _)| planned(tree))
+            .collect(),
         // Applied above.
         names: Vec::new(),
         // Inflated bytes are counted for what this run decodes only.
@@ -520,6 +543,14 @@ fn check_name(
     Ok(())
 }
 
+/// How an object is recorded: the translation's options (for
+/// `--strict-headers`), and whether file entries become edges.
+#[derive(Clone, Copy)]
+struct Recording {
+    opts: TranslateOptions,
+    blob_edges: bool,
+}
+
 fn record(
     table: &ObjectTable,
     sink: &Sink,
@@ -527,8 +558,9 @@ fn record(
     kind: ObjectKind,
     body: &[u8],
     base: Option<(u32, &[u8])>,
-    opts: TranslateOptions,
+    recording: Recording,
 ) -> Result<bool, ConvertError> {
+    let Recording { opts, blob_edges } = recording;
     let sha256 = (kind == ObjectKind::Blob).then(|| match sha256_object_id(kind, body) {
         ObjectId::Sha256(raw) => raw,
         ObjectId::Sha1(_) => unreachable!("sha256_object_id returns SHA-256 ids"),
@@ -557,6 +589,7 @@ fn record(
     let mut gitlinks = Vec::new();
     let mut mergetags = Vec::new();
     let mut names = Vec::new();
+    let mut leaned = None;
     let mut note = |id: ObjectId, role: ReferenceRole, name: Option<&[u8]>| match table.find_id(&id)
     {
         Some(dep) => edges.push((at, dep)),
@@ -577,6 +610,7 @@ fn record(
             holder_kind: kind,
             missing: id,
             role,
+            reached_from: Default::default(),
         }),
     };
     if kind == ObjectKind::Tree {
@@ -588,6 +622,7 @@ fn record(
         // Directories still give their edges; nothing is skipped once a
         // reference was missing.
         let id_len = HashKind::Sha1.raw_len();
+        let base_at = base.map(|(base_at, _)| base_at);
         let mut shared = base
             .filter(|&(base_at, _)| match table.name_hash_version() {
                 NameHashVersion::V1 => true,
@@ -601,6 +636,7 @@ fn record(
                 if let Some(shared) = shared.as_mut().filter(|_| mode.is_blob()) {
                     let start = entry.head.as_ptr() as usize - body.as_ptr() as usize;
                     if shared.contains(start, start + entry.head.len() + id_len) {
+                        leaned = base_at.filter(|_| blob_edges);
                         continue;
                     }
                 }
@@ -616,7 +652,9 @@ fn record(
                     }
                     ObjectId::Sha256(_) => None,
                 };
-                if mode.is_blob() && found.is_some() {
+                // A file entry found asks for no ordering edge; a ref
+                // selection's walk needs it (one lookup more, then).
+                if mode.is_blob() && found.is_some() && !blob_edges {
                     continue;
                 }
                 note(entry.id, role, Some(name));
@@ -635,6 +673,7 @@ fn record(
     part.records.gitlinks.extend(gitlinks);
     part.records.mergetags.extend(mergetags);
     part.records.names.extend(names);
+    part.records.leaned.extend(leaned.map(|base| (at, base)));
     Ok(missed)
 }
 

@@ -88,6 +88,9 @@ enum Origin {
     /// The pool's conversion DEST shares with (`--shared-with`): the
     /// pool's map has its row and the pool stores it, DEST does not.
     Shared,
+    /// Outside the ref selection: no selected ref reaches it, so it is
+    /// neither written nor named nor mapped.
+    LeftOut,
 }
 
 /// The table. Index `i` names the same object in every column.
@@ -314,7 +317,31 @@ impl ObjectTable {
     /// Whether object `i` is converted already: by an earlier run, or in
     /// the shared pool.
     pub fn is_mapped(&self, i: u32) -> bool {
-        self.origin[i as usize] != Origin::New
+        matches!(
+            self.origin[i as usize],
+            Origin::Converted | Origin::Carried | Origin::Shared
+        )
+    }
+
+    /// Whether object `i` is this run's to convert: no map row, and not
+    /// left out of the selection.
+    pub fn is_new(&self, i: u32) -> bool {
+        self.origin[i as usize] == Origin::New
+    }
+
+    /// Leaves new object `i` out of the conversion (no selected ref
+    /// reaches it): its name, a blob's from the scan, is forgotten, so
+    /// nothing translates to it.
+    pub fn leave_out(&mut self, i: u32) {
+        debug_assert!(self.origin[i as usize] == Origin::New);
+        self.serial = next_serial();
+        self.sha256[i as usize] = OnceLock::new();
+        self.origin[i as usize] = Origin::LeftOut;
+    }
+
+    /// Whether object `i` is left out of the selection.
+    pub fn is_left_out(&self, i: u32) -> bool {
+        self.origin[i as usize] == Origin::LeftOut
     }
 
     /// Marks mapped object `i` as written by an unfinished earlier run
