@@ -20,6 +20,12 @@ the kill lost, runs the same command again and reports:
   bound       1 - x + 0.1 (the goal, not counting the run's start-up)
   cpu_s       the resumed run's CPU time (user + sys), and its share of
               the uninterrupted run's
+  start_cpu   of that, the CPU time of its phases before it writes objects
+              (listing, reading the map, the scan's checkpoint, the checks
+              of SOURCE's packs, planning): the start-up the goal leaves out
+  extra_cpu   with --kill-by cpu: cpu_s less start_cpu less what the
+              uninterrupted run had left at the kill (its CPU time less
+              kill_s): the work the kill cost, lost or done again
   converted   the objects the resumed run wrote (its --json
               objects_converted), and earlier: those it took from the
               killed run (objects_already_converted)
@@ -191,8 +197,12 @@ def main():
     parser.add_argument("--at", default="20,50,80,95")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--kill-by", choices=["wall", "cpu"], default="wall")
-    parser.add_argument("options", nargs="*")
-    args = parser.parse_args()
+    # What follows `--` goes to git-rehash convert as it is (argparse would
+    # take it for this script's options when they come after SOURCE).
+    argv = sys.argv[1:]
+    options = argv[argv.index("--") + 1 :] if "--" in argv else []
+    args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
+    args.options = options
     rehash = rehash_bin()
     source = corpus(args.source)
     scratch = BENCH_DIR / "resume-bound"
@@ -218,15 +228,16 @@ def main():
     rate = result["objects_converted"] / max(writing["wall_seconds"], 1e-3)
     whole, whole_cpu = statistics.median(walls), statistics.median(cpus)
     print(f"== {source}: {result['objects_listed']} objects; options {' '.join(args.options) or '(none)'}")
+    phases = ", ".join(f"{p['phase']} {p['cpu_seconds']:.1f}" for p in report["phases"])
     print(
         f"uninterrupted: {whole:.1f} s wall (runs: {', '.join(f'{w:.1f}' for w in walls)}), "
         f"{whole_cpu:.1f} s CPU; writing {writing['wall_seconds']:.1f} s, {rate:.0f} objects/s; "
-        f"pack {reference['pack']}"
+        f"pack {reference['pack']}\n  CPU s by phase (last run): {phases}"
     )
     unit = "s" if args.kill_by == "wall" else "s CPU"
     print(
         f"{'x':>4} {'kill_' + unit:>10} {'resume_s':>9} {'/T':>5} {'bound':>5} {'cpu_s':>7} {'/cpu':>5} "
-        f"{'converted':>9} {'earlier':>8} {'lost':>7} {'lost_s':>6} {'load':>5}  same (pack bitmap graph map sum)  pack"
+        f"{'start_cpu':>9} {'extra_cpu':>9} {'converted':>9} {'earlier':>8} {'lost':>7} {'lost_s':>6} {'load':>5}  same (pack bitmap graph map sum)  pack"
     )
     for x in [int(a) for a in args.at.split(",")]:
         dest = scratch / f"killed-{x}.git"
@@ -241,7 +252,14 @@ def main():
         if status != 0:
             print(f"{x:>4} the resumed run failed ({status})")
             continue
-        resumed = json.loads(out)["result"]
+        report = json.loads(out)
+        resumed = report["result"]
+        start = 0.0
+        for phase in report["phases"]:
+            if phase["phase"] == "writing objects":
+                break
+            start += phase["cpu_seconds"]
+        extra = f"{cpu - start - (whole_cpu - killed_at):>9.1f}" if args.kill_by == "cpu" else f"{'-':>9}"
         got = artifacts(rehash, dest)
         lost = max(written - resumed["objects_already_converted"], 0)
         listed = resumed["objects_listed"]
@@ -258,7 +276,7 @@ def main():
         )
         print(
             f"{x:>4} {killed_at:>10.1f} {wall:>9.1f} {wall / whole:>5.2f} {1 - x / 100 + 0.1:>5.2f} "
-            f"{cpu:>7.1f} {cpu / whole_cpu:>5.2f} {resumed['objects_converted']:>9} "
+            f"{cpu:>7.1f} {cpu / whole_cpu:>5.2f} {start:>9.1f} {extra} {resumed['objects_converted']:>9} "
             f"{resumed['objects_already_converted']:>8} {lost:>7} {lost / rate:>6.1f} {load():>5}  "
             f"{same:<32} {got['pack']}"
         )

@@ -33,7 +33,8 @@ impl<I> SegmentRows<'_, I> {
 }
 
 /// Where a journaled segment's rows go.
-enum RowsGo {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowsGo {
     /// Into the map (staged).
     ToMap,
     /// Apart from it, until what they name has rows (`waiting.rs`).
@@ -94,21 +95,11 @@ impl IdMap {
         self.journal_segment(run, pack, segment, bytes, RowsGo::ToMap, before_commit)
     }
 
-    /// As [`IdMap::commit_segment`], for a segment some of whose objects
-    /// name objects without a row yet: its rows wait apart from the map
+    /// As [`IdMap::commit_segment`], with the rows going where `rows_go`
+    /// says: [`RowsGo::Waiting`] for a segment some of whose objects name
+    /// objects without a row yet, whose rows wait apart from the map
     /// (`waiting.rs`) until [`IdMap::promote_waiting`].
-    pub fn commit_waiting_segment(
-        &mut self,
-        run: RunId,
-        pack: &str,
-        segment: SegmentRows<impl ExactSizeIterator<Item = MapRow>>,
-        bytes: u64,
-        before_commit: &dyn Fn(),
-    ) -> Result<(), IdMapError> {
-        self.journal_segment(run, pack, segment, bytes, RowsGo::Waiting, before_commit)
-    }
-
-    fn journal_segment(
+    pub fn journal_segment(
         &mut self,
         run: RunId,
         pack: &str,

@@ -40,7 +40,7 @@ mod waiting_tests;
 
 pub use created::CreatedRow;
 pub use error::IdMapError;
-pub use journal::{RunId, SegmentRows};
+pub use journal::{RowsGo, RunId, SegmentRows};
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
 pub use ref_selection::REF_SELECTION;
 pub use row::MapRow;

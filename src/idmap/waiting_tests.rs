@@ -3,7 +3,7 @@
 
 use super::row::MapRow;
 use crate::idmap::test_rows::row;
-use crate::idmap::{IdMap, SegmentRows};
+use crate::idmap::{IdMap, RowsGo, SegmentRows};
 
 fn sorted(range: std::ops::Range<u32>) -> Vec<MapRow> {
     let mut rows: Vec<MapRow> = range.map(row).collect();
@@ -34,7 +34,7 @@ fn waiting_rows_stay_out_of_the_map_until_promoted() {
     .unwrap();
     for (pack, rows) in [("pack-t", &trees), ("pack-u", &more)] {
         let segment = SegmentRows::plain(rows.iter().copied());
-        map.commit_waiting_segment(run, pack, segment, 1, &|| {})
+        map.journal_segment(run, pack, segment, 1, RowsGo::Waiting, &|| {})
             .unwrap();
     }
     assert_eq!(map.count().unwrap(), 4);
@@ -72,7 +72,7 @@ fn discarded_waiting_segments_leave_the_journal() {
     let run = map.begin_run(10, 10).unwrap();
     for (pack, rows) in [("pack-t", sorted(0..3)), ("pack-u", sorted(3..5))] {
         let segment = SegmentRows::plain(rows.into_iter());
-        map.commit_waiting_segment(run, pack, segment, 1, &|| {})
+        map.journal_segment(run, pack, segment, 1, RowsGo::Waiting, &|| {})
             .unwrap();
     }
     map.discard_waiting(&["pack-u".to_string()]).unwrap();

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::convert::error::ConvertError;
 use crate::convert::phase;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::idmap::{IdMap, MapRow, RunId, SegmentRows};
+use crate::idmap::{IdMap, MapRow, RowsGo, RunId, SegmentRows};
 use crate::pipeline::StopPoints;
 
 /// The sequence every other one's objects may name.
@@ -186,14 +186,13 @@ impl<'a> Journal<'a> {
         let (stem, size) = (&segment.stem, segment.pack_size);
         let in_commit = || hooks.kill_point(phase::IN_COMMIT);
         // (A failure reaches the finisher that called, which abandons.)
-        match into_map {
-            true => state
-                .map
-                .commit_segment(self.run, stem, rows, size, &in_commit)?,
-            false => state
-                .map
-                .commit_waiting_segment(self.run, stem, rows, size, &in_commit)?,
-        }
+        let rows_go = match into_map {
+            true => RowsGo::ToMap,
+            false => RowsGo::Waiting,
+        };
+        state
+            .map
+            .journal_segment(self.run, stem, rows, size, rows_go, &in_commit)?;
         hooks.kill_point(phase::COMMITTED);
         Ok(())
     }
@@ -291,8 +290,15 @@ mod tests {
             sha256: table.written_name(at),
             kind: ObjectKind::Tree,
         });
-        map.commit_waiting_segment(run, "pack-m0", SegmentRows::plain(rows), 1, &|| {})
-            .unwrap();
+        map.journal_segment(
+            run,
+            "pack-m0",
+            SegmentRows::plain(rows),
+            1,
+            RowsGo::Waiting,
+            &|| {},
+        )
+        .unwrap();
         let hooks = StopPoints::new(None);
         let journal = Journal::new(map, &table, run, &hooks, &[0, 1]).unwrap();
         assert_eq!(journal.lock().map.count().unwrap(), 2);
