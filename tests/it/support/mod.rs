@@ -24,6 +24,7 @@ pub mod rehash;
 pub mod repo_files;
 pub mod scratch;
 pub mod serving;
+pub mod sha256_fixture;
 pub mod synthetic_map;
 pub mod tmpfs;
 pub mod unmapped_mergetags;
