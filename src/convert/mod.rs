@@ -120,6 +120,16 @@ fn convert_in_pool(
     let started = Instant::now();
     let stops = StopPoints::new(opts.interrupt.clone());
     let source = SourceRepo::open(&opts.source)?;
+    if source.object_format != HashKind::Sha1 {
+        return Err(crate::repo::SourceError::Unsupported {
+            path: source.git_dir.clone(),
+            reason: format!(
+                "it uses object format {}; this build converts SHA-1 repositories",
+                source.object_format
+            ),
+        }
+        .into());
+    }
     if let Some(operation) = refs::in_progress_operation(&source.git_dir) {
         return Err(Refusal::InProgress {
             path: source.git_dir.clone(),

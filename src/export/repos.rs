@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use super::error::{ExportError, ExportRefusal};
 use crate::durable::PathError;
 use crate::gitconfig::GitConfig;
+use crate::hash::HashKind;
 use crate::idmap::IdMap;
 use crate::refs::RefStorage;
 use crate::repo::{SourceRepo, dest_layout, mirror_layout};
@@ -84,6 +85,16 @@ pub fn open_dest(path: &Path) -> Result<DestRepo, ExportError> {
 /// the export's working directories and takes their lock.
 pub fn open_mirror(path: &Path, dest: &Path) -> Result<MirrorRepo, ExportError> {
     let repo = SourceRepo::open(path).map_err(ExportError::Mirror)?;
+    if repo.object_format != HashKind::Sha1 {
+        return Err(ExportRefusal::NotAConversion {
+            path: path.to_path_buf(),
+            reason: format!(
+                "MIRROR uses object format {}; export-sha1 writes into a SHA-1 repository",
+                repo.object_format
+            ),
+        }
+        .into());
+    }
     if repo.ref_storage == RefStorage::Reftable {
         return Err(ExportRefusal::NotAConversion {
             path: path.to_path_buf(),

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::alternates;
 use crate::gitconfig::GitConfig;
+use crate::hash::HashKind;
 use crate::refs::RefStorage;
 
 /// Why SOURCE cannot be opened, or cannot be converted as it is.
@@ -44,13 +45,16 @@ pub struct SourceRepo {
     /// followed recursively), in git's order: part of its object store.
     pub alternates: Vec<PathBuf>,
     pub config: GitConfig,
+    /// The hash that names its objects (`extensions.objectFormat`): a
+    /// conversion goes from it to the other.
+    pub object_format: HashKind,
     /// The ref backend (`extensions.refStorage`).
     pub ref_storage: RefStorage,
 }
 
 impl SourceRepo {
-    /// Finds the git directory of `path` and checks that it is a SHA-1
-    /// repository git-rehash can convert.
+    /// Finds the git directory of `path` and checks that it is a SHA-1 or
+    /// SHA-256 repository git-rehash can convert.
     pub fn open(path: &Path) -> Result<Self, SourceError> {
         let git_dir = find_git_dir(path)?;
         let config_path = git_dir.join("config");
@@ -67,11 +71,16 @@ impl SourceRepo {
                 }
             })?,
         };
+        let object_format = object_format(&config).map_err(|reason| SourceError::Unsupported {
+            path: git_dir.clone(),
+            reason,
+        })?;
         let mut repo = SourceRepo {
             objects_dir: git_dir.join("objects"),
             git_dir,
             alternates: Vec::new(),
             config,
+            object_format,
             ref_storage,
         };
         repo.check_supported()?;
@@ -91,16 +100,6 @@ impl SourceRepo {
             path: self.git_dir.clone(),
             reason,
         };
-        let format = self
-            .config
-            .get("extensions.objectformat")
-            .unwrap_or("sha1")
-            .to_ascii_lowercase();
-        if format != "sha1" {
-            return Err(refuse(format!(
-                "it already uses object format {format}; git-rehash converts SHA-1 repositories"
-            )));
-        }
         let shallow = self.git_dir.join("shallow");
         if std::fs::metadata(&shallow)
             .map(|m| m.len() > 0)
@@ -125,6 +124,22 @@ impl SourceRepo {
         }
         Ok(())
     }
+}
+
+/// The hash a repository names its objects with: `extensions.objectFormat`,
+/// SHA-1 when unset (git's `repository_format`); git's compat setting
+/// (`extensions.compatObjectFormat`) changes nothing here.
+fn object_format(config: &GitConfig) -> Result<HashKind, String> {
+    let name = config
+        .get("extensions.objectformat")
+        .unwrap_or("sha1")
+        .to_ascii_lowercase();
+    [HashKind::Sha1, HashKind::Sha256]
+        .into_iter()
+        .find(|kind| kind.name() == name)
+        .ok_or_else(|| {
+            format!("it uses object format {name}; git-rehash converts between SHA-1 and SHA-256")
+        })
 }
 
 /// git's discovery, restricted to the given path: a work tree with `.git`

@@ -150,6 +150,15 @@ fn verify_in_pool(
         .as_deref()
         .map(|path| -> Result<_, VerifyError> {
             let repo = SourceRepo::open(path)?;
+            if repo.object_format != HashKind::Sha1 {
+                return Err(VerifyError::NotAConversion {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "SOURCE uses object format {}; DEST was converted from SHA-1",
+                        repo.object_format
+                    ),
+                });
+            }
             source::SourceObjects::open(&repo)
         })
         .transpose()?;

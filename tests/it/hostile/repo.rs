@@ -68,15 +68,19 @@ fn an_alternate_that_is_gone_is_refused_naming_the_file_and_the_entry() {
 }
 
 #[test]
-fn source_already_sha256_is_refused() {
-    let dir = scratch_dir("sha256-source").join("repo");
+fn source_in_an_object_format_git_rehash_does_not_know_is_refused() {
+    let dir = scratch_dir("sha512-source").join("repo.git");
     std::fs::create_dir_all(&dir).unwrap();
-    git(&dir, &["init", "-q", "--object-format=sha256"]);
+    git(&dir, &["init", "-q", "--bare", "--object-format=sha256"]);
+    let config = dir.join("config");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace("objectformat = sha256", "objectformat = sha512"),
+    )
+    .unwrap();
     let mut source = Source::at(dir);
-    source.refused(&[
-        "already uses object format sha256",
-        "converts SHA-1 repositories",
-    ]);
+    source.refused(&["object format sha512", "SHA-1 and SHA-256"]);
 }
 
 #[test]

@@ -3,6 +3,7 @@
 
 use super::{p, two_blobs};
 use crate::support::raw_pack::{edit, fix_trailer, fix_trailers, flip_from_end};
+use crate::support::repo_files::pack_entries;
 use crate::support::watched_source::small_repo;
 
 #[test]
@@ -71,12 +72,19 @@ fn trailer_mismatch() {
 }
 
 #[test]
-fn bit_flip_in_a_git_written_pack_is_caught_by_the_trailer() {
+fn bit_flip_in_a_git_written_pack_names_the_object_whose_entry_holds_it() {
     let mut source = small_repo("pack-bitflip");
     let pack = source.repack();
-    edit(&pack, |b| {
-        let mid = b.len() / 2;
-        b[mid] ^= 0x10;
-    });
-    source.refused(&[&p(&pack), "trailing checksum does not match"]);
+    let mid = std::fs::metadata(&pack).unwrap().len() / 2;
+    let hit = pack_entries(&pack, "sha1")
+        .into_iter()
+        .rev()
+        .find(|e| e.offset <= mid)
+        .expect("an entry holds the middle byte");
+    edit(&pack, |b| b[mid as usize] ^= 0x10);
+    source.refused(&[
+        &p(&pack),
+        &format!("object {} in", hit.id),
+        &format!("at offset {}: CRC32 does not match", hit.offset),
+    ]);
 }
