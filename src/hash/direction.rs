@@ -88,7 +88,10 @@ mod tests {
             assert_ne!(d.source(), d.dest());
             let (source, dest) = (d.source().empty_tree(), d.dest().empty_tree());
             let (sha1, sha256) = d.columns(source, dest);
-            assert_eq!((sha1.kind(), sha256.kind()), (HashKind::Sha1, HashKind::Sha256));
+            assert_eq!(
+                (sha1.kind(), sha256.kind()),
+                (HashKind::Sha1, HashKind::Sha256)
+            );
             assert_eq!(d.split(sha1, sha256), (source, dest));
         }
         assert_eq!(Direction::from_name("sideways"), None);
