@@ -14,7 +14,7 @@ use git_rehash::verify::{VerifyOptions, verify};
 pub struct VerifyArgs {
     /// A repository written by `git-rehash convert`.
     dest: PathBuf,
-    /// The SHA-1 repository it was converted from: also compare refs, check
+    /// The repository it was converted from: also compare refs, check
     /// that every source object is mapped, and check forward the objects
     /// whose inverse translation is not exact.
     #[arg(long)]
@@ -78,7 +78,7 @@ pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
     }
     if report.created_objects > 0 {
         println!(
-            "note: {} object(s) were created by the conversion (--rekey-notes) and have no SHA-1; checked by name and type",
+            "note: {} object(s) were created by the conversion (--rekey-notes) and have no name in SOURCE's hash; checked by name and type",
             report.created_objects
         );
     }

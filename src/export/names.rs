@@ -57,10 +57,7 @@ impl Names {
     /// The object `id`, if `--rekey-notes` created it in DEST (it has no
     /// SHA-1 name).
     pub fn created(&self, id: &ObjectId) -> Option<Created> {
-        match id {
-            ObjectId::Sha256(raw) => self.index.find_created(raw).map(|(_, c)| c),
-            ObjectId::Sha1(_) => None,
-        }
+        self.index.find_created(id).map(|(_, c)| c)
     }
 
     /// Whether the SHA-1 name `id` is one DEST's map knows.

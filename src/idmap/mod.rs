@@ -33,4 +33,4 @@ pub use export::export_rows;
 pub use journal::{RunId, SegmentRows};
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
 pub use share::{SHARED_WITH, open_shared_maps, open_with_shares};
-pub use store::{ForEachError, IdMap, MapRow};
+pub use store::{DIRECTION, ForEachError, IdMap, MapRow};

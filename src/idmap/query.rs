@@ -205,6 +205,8 @@ const SELECT_SHA1_EQ: &str = "SELECT sha1, sha256, type FROM objects WHERE sha1 
 const SELECT_SHA256_EQ: &str = "SELECT sha1, sha256, type FROM objects WHERE sha256 = ?1";
 const SELECT_COMMITTISH_BY_SHA1: &str = "SELECT sha1, sha256, type FROM objects \
      WHERE sha1 >= ?1 AND sha1 < ?2 AND type IN (1, 4) ORDER BY sha1 LIMIT 2";
+const SELECT_COMMITTISH_BY_SHA256: &str = "SELECT sha1, sha256, type FROM objects \
+     WHERE sha256 >= ?1 AND sha256 < ?2 AND type IN (1, 4) ORDER BY sha256 LIMIT 2";
 
 /// Address space SQLite may map (`PRAGMA mmap_size`): 64 GiB, far above
 /// any map (about 130 bytes per object).
@@ -228,6 +230,7 @@ struct Probe<'m> {
     sha1_eq: Statement<'m>,
     sha256_eq: Statement<'m>,
     committish_by_sha1: Statement<'m>,
+    committish_by_sha256: Statement<'m>,
     /// The prefix filters of the SHA-1 and SHA-256 sides, opened with the
     /// snapshot (they are only valid within it).
     filters: [Option<PrefixFilter<'m>>; 2],
@@ -266,45 +269,45 @@ impl<'m> Resolver<'m> {
         Ok(matches.resolution())
     }
 
-    /// What `prefix` names among commits and tags on the SHA-1 side only
-    /// (git's `core.disambiguate=committish`): what a SHA-1 id quoted in
-    /// prose usually means.
-    pub fn resolve_committish_sha1(
+    /// What `prefix` names among commits and tags on the `side` only
+    /// (git's `core.disambiguate=committish`): what an id of that hash
+    /// quoted in prose usually means.
+    pub fn resolve_committish(
         &mut self,
         prefix: &HexPrefix,
+        side: HashKind,
     ) -> Result<Resolution, IdMapError> {
         let mut matches = Matches::default();
-        if prefix.fits(HashKind::Sha1) {
+        if prefix.fits(side) {
             let range = prefix.range();
             for probe in &mut self.probes {
-                scan(
-                    probe.map,
-                    &mut probe.committish_by_sha1,
-                    &range,
-                    &mut matches,
-                )?;
+                let stmt = match side {
+                    HashKind::Sha1 => &mut probe.committish_by_sha1,
+                    HashKind::Sha256 => &mut probe.committish_by_sha256,
+                };
+                scan(probe.map, stmt, &range, &mut matches)?;
             }
         }
         Ok(matches.resolution())
     }
 
-    /// The shortest abbreviation of `sha256`, at least `at_least` digits,
-    /// that names only it among the SHA-256 names in the maps (git's
+    /// The shortest abbreviation of `id`, at least `at_least` digits, that
+    /// names only it among the names of its hash in the maps (git's
     /// `repo_find_unique_abbrev` for the maps' objects).
-    pub fn unique_sha256_len(
-        &mut self,
-        sha256: &ObjectId,
-        at_least: usize,
-    ) -> Result<usize, IdMapError> {
-        let hex = sha256.to_hex();
-        let full = HashKind::Sha256.hex_len();
+    pub fn unique_len(&mut self, id: &ObjectId, at_least: usize) -> Result<usize, IdMapError> {
+        let hex = id.to_hex();
+        let full = id.kind().hex_len();
         let mut len = at_least.clamp(MIN_ABBREV, full);
         while len < full {
             let prefix = HexPrefix::parse(&hex.as_bytes()[..len]).expect("lower-case hex digits");
             let range = prefix.range();
             let mut matches = Matches::default();
             for probe in &mut self.probes {
-                scan(probe.map, &mut probe.by_sha256, &range, &mut matches)?;
+                let stmt = match id.kind() {
+                    HashKind::Sha1 => &mut probe.by_sha1,
+                    HashKind::Sha256 => &mut probe.by_sha256,
+                };
+                scan(probe.map, stmt, &range, &mut matches)?;
             }
             if !matches.is_ambiguous() {
                 break;
@@ -332,6 +335,7 @@ impl<'m> Probe<'m> {
             sha1_eq: prepare(SELECT_SHA1_EQ)?,
             sha256_eq: prepare(SELECT_SHA256_EQ)?,
             committish_by_sha1: prepare(SELECT_COMMITTISH_BY_SHA1)?,
+            committish_by_sha256: prepare(SELECT_COMMITTISH_BY_SHA256)?,
             filters: [None, None],
             in_snapshot: false,
         })

@@ -6,8 +6,11 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
 use super::IdMapError;
 use super::{lookup_aids, migrations, staged};
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::{Direction, HashKind, ObjectId};
 use crate::object::ObjectKind;
+
+/// The `meta` key of the direction of the conversion ([`Direction::name`]).
+pub const DIRECTION: &str = "direction";
 
 /// One object's pair of names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +196,19 @@ impl IdMap {
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
             .optional()
             .map_err(|e| self.sql(e))
+    }
+
+    /// Which way the conversion that wrote this map goes, as its `meta`
+    /// records it ([`DIRECTION`]); a map written before the reverse
+    /// direction existed records none and is SHA-1 to SHA-256.
+    pub fn direction(&self) -> Result<Direction, IdMapError> {
+        match self.meta(DIRECTION)? {
+            None => Ok(Direction::FORWARD),
+            Some(name) => Direction::from_name(&name).ok_or_else(|| IdMapError::CorruptRow {
+                path: self.path.clone(),
+                reason: format!("meta {DIRECTION} is {name:?}, which names no direction"),
+            }),
+        }
     }
 
     /// Rows in the map, staged or not.

@@ -150,7 +150,7 @@ fn rekey_one(
         // nor is git's empty tree, which has a SHA-1 name by definition.
         if id != HashKind::Sha256.empty_tree() && map.lookup(&id)?.is_none() {
             created.push(CreatedRow {
-                sha256: id,
+                name: id,
                 kind,
                 reason: REASON.into(),
                 stands_for: None,
@@ -162,7 +162,7 @@ fn rekey_one(
     let body =
         format!("tree {root}\nparent {base}\nauthor {ident}\ncommitter {ident}\n\n{MESSAGE}");
     let commit_id = write(ObjectKind::Commit, body.as_bytes())?;
-    if let Some(row) = created.iter_mut().find(|r| r.sha256 == commit_id) {
+    if let Some(row) = created.iter_mut().find(|r| r.name == commit_id) {
         row.stands_for = Some((name.to_string(), base));
     }
     Ok(RekeyedRef {

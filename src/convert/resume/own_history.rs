@@ -57,7 +57,7 @@ pub fn refuse_own_history(dest: &Path, map: &IdMap) -> Result<(), ConvertError> 
         .filter(|(name, _)| CONVERTED.iter().any(|ns| name.starts_with(ns)))
         .filter_map(|(name, target)| target.id().map(|id| (name, id)));
     for (name, id) in theirs {
-        let mut converted = map.lookup(&id)?.is_some() || created.iter().any(|c| c.sha256 == id);
+        let mut converted = map.lookup(&id)?.is_some() || created.iter().any(|c| c.name == id);
         for pool in &pools {
             converted = converted || pool.lookup(&id)?.is_some();
         }
