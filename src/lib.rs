@@ -8,6 +8,10 @@
 //! - [`loose`]: loose objects.
 //! - [`refs`]: refs, packed-refs, HEAD, reflogs: read and translate.
 //! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
+//! - [`pipeline`]: what both pipelines run on: stop points, interruption,
+//!   chunking.
+//! - [`gitlink_maps`]: the pairs of gitlink targets (submodule commits),
+//!   from `--submodule-map` files, surrogates and DEST's record of them.
 //! - [`convert`]: the orchestration of a whole conversion.
 //! - [`textmap`]: rewriting SHA-1 names quoted in free text (no SQLite).
 //! - [`verify`]: an independent check of a finished conversion.
@@ -23,11 +27,13 @@ pub mod flock;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod gitconfig;
+pub mod gitlink_maps;
 pub mod hash;
 pub mod idmap;
 pub mod loose;
 pub mod object;
 pub mod pack;
+pub mod pipeline;
 pub mod progress;
 pub mod refs;
 pub mod repo;

@@ -188,7 +188,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     }
     let outcome = match result {
         Ok(outcome) => outcome,
-        Err(ConvertError::Interrupted) => {
+        Err(ConvertError::Interrupted(_)) => {
             let rerun = format!(
                 "git-rehash convert {} {}",
                 args.source.display(),

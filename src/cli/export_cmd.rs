@@ -72,7 +72,7 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     };
     let outcome = match export_sha1(&opts, progress) {
         Ok(outcome) => outcome,
-        Err(ExportError::Interrupted) => {
+        Err(ExportError::Interrupted(_)) => {
             let rerun = format!(
                 "git-rehash export-sha1 {} {}",
                 args.dest.display(),

@@ -154,7 +154,7 @@ impl RunReport {
             dest: dest.display().to_string(),
             result: result.as_ref().ok().map(ResultReport::new),
             error: match result {
-                Err(ConvertError::Interrupted) | Ok(_) => None,
+                Err(ConvertError::Interrupted(_)) | Ok(_) => None,
                 Err(e) => Some(ErrorReport::new(e)),
             },
             phases: phases

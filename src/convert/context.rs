@@ -2,9 +2,9 @@
 //! stop points and the progress sink, passed as one value instead of one
 //! argument each.
 
-use super::objects::inventory::Inventory;
 use super::options::ConvertOptions;
-use super::resume::stop_points::StopPoints;
+use super::source_objects::inventory::Inventory;
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
 

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use crate::gitlink_maps::UnmappedGitlinks;
 use crate::pack::write::NameHashVersion;
 use crate::refs::RefStorage;
 
@@ -41,7 +42,7 @@ pub struct ConvertOptions {
     /// Worker threads; `None` = all cores.
     pub jobs: Option<usize>,
     /// Set (by a Ctrl-C handler) to stop at the next checkpoint with
-    /// [`ConvertError::Interrupted`].
+    /// [`crate::pipeline::Interrupted`].
     pub interrupt: Option<Arc<AtomicBool>>,
     // --- interop with submodules and git's compat mode ---
     /// Write `objects/loose-object-idx` and `compatObjectFormat = sha1`.
@@ -106,16 +107,6 @@ impl ConvertOptions {
             ref_format: None,
         }
     }
-}
-
-/// What to do with a gitlink whose submodule commit no map knows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum UnmappedGitlinks {
-    /// Stop before writing anything, listing each submodule path (default).
-    #[default]
-    Refuse,
-    /// Lossy: name it with a deterministic surrogate, recorded as such.
-    Placeholder,
 }
 
 /// What to do with a `mergetag` whose embedded tag names an object SOURCE

@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::interop::InteropOutcome;
+use crate::hash::ObjectId;
 use crate::object::ObjectKind;
+use crate::pack::reach::ReachSummary;
 
 /// What a finished conversion did.
 #[derive(Debug, Default, Clone)]
@@ -35,7 +36,7 @@ pub struct ConvertOutcome {
     pub segments_written: u32,
     pub pack_size: u64,
     /// DEST's commit-graph and reachability bitmap.
-    pub serving: crate::convert::ServingIndexes,
+    pub serving: ServingIndexes,
     pub blobs_copied_compressed: u64,
     pub unknown_headers: BTreeMap<String, u64>,
     /// Commits this run translated with a mergetag kept verbatim
@@ -63,4 +64,33 @@ pub struct SubmoduleOutcome {
     pub name: String,
     pub source: PathBuf,
     pub outcome: ConvertOutcome,
+}
+
+/// The serving indexes a run wrote, and the time they took.
+pub type ServingIndexes = Option<(ReachSummary, Duration)>;
+
+/// What the interop hooks did.
+#[derive(Debug, Default, Clone)]
+pub struct InteropOutcome {
+    /// Distinct gitlink targets named through submodule maps.
+    pub gitlinks_mapped: usize,
+    /// Distinct gitlink targets given a surrogate name.
+    pub gitlink_surrogates: usize,
+    /// Lines written to `objects/loose-object-idx` (`--git-compat-map`).
+    pub compat_map_pairs: Option<u64>,
+    /// `--rekey-notes`: each notes ref and its new commit.
+    pub notes_rekeyed: Vec<RekeyedRef>,
+}
+
+/// What re-keying did to one notes ref.
+#[derive(Clone, Debug)]
+pub struct RekeyedRef {
+    pub name: String,
+    /// The new commit the ref now names.
+    pub commit: ObjectId,
+    /// Notes moved to the SHA-256 name of their object.
+    pub notes: usize,
+    /// Notes whose object SOURCE does not have: kept at their SHA-1 path
+    /// (git in DEST ignores them, as it ignores any non-note entry).
+    pub kept_unmapped: usize,
 }

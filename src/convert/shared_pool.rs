@@ -15,8 +15,8 @@
 use std::path::{Path, PathBuf};
 
 use super::error::{ConvertError, Refusal};
-use super::objects::table::ObjectTable;
 use super::resume::for_each_row;
+use super::source_objects::table::ObjectTable;
 use crate::durable;
 use crate::idmap::{IdMap, IdMapError, open_shared_maps};
 use crate::repo::{alternates, dest_layout};

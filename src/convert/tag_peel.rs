@@ -5,8 +5,8 @@
 //! are read (a few hundred in a large repository); an object of an
 //! earlier run, whose kind the table does not hold, is read to learn it.
 
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::ObjectId;
 use crate::object::{ObjectKind, peel_tags};
 use crate::refs::Peeled;

@@ -5,10 +5,11 @@
 
 use std::path::PathBuf;
 
-use crate::convert::ConvertError;
 use crate::durable::PathError;
+use crate::gitlink_maps::GitlinkMapError;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
+use crate::pipeline::Interrupted;
 use crate::repo::SourceError;
 
 #[derive(Debug, thiserror::Error)]
@@ -23,7 +24,7 @@ pub enum ExportError {
     Mirror(#[source] SourceError),
     /// A `--submodule-map` file, or DEST's record of gitlink pairs.
     #[error("gitlink pairs")]
-    GitlinkMaps(#[source] Box<ConvertError>),
+    GitlinkMaps(#[source] GitlinkMapError),
     #[error(transparent)]
     File(#[from] PathError),
     #[error(transparent)]
@@ -32,8 +33,8 @@ pub enum ExportError {
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]
     Map(#[from] crate::idmap::IdMapError),
-    #[error("interrupted")]
-    Interrupted,
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
 }
 
 impl From<CorruptDest> for ExportError {

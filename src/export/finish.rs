@@ -23,11 +23,11 @@ use rayon::prelude::*;
 
 use super::error::ExportError;
 use super::mirror_objects::ObjectNames;
-use crate::convert::StopPoints;
 use crate::durable::{self, PathError};
 use crate::hash::{HashKind, ObjectId};
 use crate::pack::write::{PackOutcome, fold_packs};
 use crate::pack::{Pack, list_packs};
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::repo::mirror_layout;
 

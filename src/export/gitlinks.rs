@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use super::error::{ExportError, ExportRefusal};
 use super::plan::UsedGitlink;
-use crate::convert::ExternalMap;
-use crate::convert::gitlinks_record::{origin, read_recorded, write_recorded};
+use crate::gitlink_maps::external_map::ExternalMap;
+use crate::gitlink_maps::recorded::{origin, read_recorded, write_recorded};
 use crate::hash::ObjectId;
 use crate::repo::dest_layout;
 use crate::verify::GitlinkPair;
@@ -27,7 +27,7 @@ pub fn gitlink_pairs(dest: &Path, maps: &[PathBuf]) -> Result<Vec<GitlinkPair>, 
         files.push(recorded);
     }
     files.extend(maps.iter().cloned());
-    let external = ExternalMap::load(&files).map_err(|e| ExportError::GitlinkMaps(Box::new(e)))?;
+    let external = ExternalMap::load(&files).map_err(ExportError::GitlinkMaps)?;
     let mut pairs: Vec<GitlinkPair> = external
         .pairs()
         .filter_map(|pair| match pair {
@@ -50,7 +50,7 @@ pub fn gitlink_pairs(dest: &Path, maps: &[PathBuf]) -> Result<Vec<GitlinkPair>, 
 /// Adds the pairs of `used` that `rehash/gitlinks.txt` lacks to it.
 pub fn record_used(dest: &Path, used: &[UsedGitlink]) -> Result<(), ExportError> {
     let path = dest_layout::gitlinks(dest);
-    let failed = |e| ExportError::GitlinkMaps(Box::new(e));
+    let failed = ExportError::GitlinkMaps;
     let mut recorded = read_recorded(&path).map_err(failed)?;
     let before = recorded.len();
     for gitlink in used {

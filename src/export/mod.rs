@@ -9,21 +9,22 @@
 //! - `repos.rs`: DEST (a finished conversion, locked) and MIRROR (a SHA-1
 //!   repository, locked); `finish::recover` completes what a killed run
 //!   left in MIRROR;
-//! - refs of both sides, read before any object is listed; `names.rs`:
+//! - refs of both sides, read before any object is listed; `sha1_names.rs`:
 //!   DEST's map in memory, with the gitlink pairs (`gitlinks.rs`);
 //!   `refs::check_divergence` refuses when both sides gained commits;
 //! - `dest_objects.rs`, `mirror_objects.rs`: what each side stores;
 //! - `plan.rs`: what to name and write, in dependency order, and every
 //!   refusal (missing objects, unmapped gitlinks) before anything is
 //!   written;
-//! - `name.rs` (with `translate.rs`): the objects made in DEST named,
-//!   their pairs recorded chunk by chunk; those MIRROR has dropped;
+//! - `name_new_objects.rs` (with `translate.rs`): the objects made in
+//!   DEST named, their pairs recorded chunk by chunk; those MIRROR has
+//!   dropped;
 //! - `write.rs` (with `deltas.rs` and `segments.rs`): what MIRROR lacks
 //!   written into checkpoint segments;
 //! - `finish.rs`: the segments folded into one pack moved into MIRROR;
 //! - `refs.rs`: MIRROR's refs updated under git's locks, last.
 //!
-//! Resumable like a conversion: a kill loses at most the segment being
+//! Its kill points are listed in `phase.rs`. Resumable like a conversion: a kill loses at most the segment being
 //! written; the next run skips what the segments and the map hold.
 //! Incremental: a run with nothing new in DEST writes nothing.
 
@@ -33,14 +34,15 @@ mod error;
 mod finish;
 mod gitlinks;
 mod mirror_objects;
-mod name;
-mod names;
+mod name_new_objects;
 mod options;
 mod outcome;
+mod phase;
 mod plan;
 mod refs;
 mod repos;
 mod segments;
+mod sha1_names;
 mod translate;
 mod write;
 
@@ -52,34 +54,17 @@ pub use error::{
 pub use options::ExportOptions;
 pub use outcome::ExportOutcome;
 
-use crate::convert::{StopPoints, UnmappedGitlinks};
+use crate::gitlink_maps::UnmappedGitlinks;
 use crate::hash::HashKind;
+use crate::pipeline::Interrupted;
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::refs::{read_source_refs, update_refs};
 use crate::repo::{dest_layout, mirror_layout};
 use crate::translate::TranslateOptions;
 use dest_objects::DestObjects;
 use mirror_objects::ObjectNames;
-use names::Names;
-
-/// Where an export may be killed by the test hook `GIT_REHASH_TEST_KILL_AT`
-/// (`<phase>:<n>`, or `<n>` for the n-th point of any phase).
-pub mod phase {
-    /// Both repositories are open and locked; nothing is done yet.
-    pub const START: &str = "start";
-    /// An object was appended to the open segment.
-    pub const OBJECT: &str = "object";
-    /// A segment was renamed into place.
-    pub const SEGMENT_RENAMED: &str = "segment-renamed";
-    /// A chunk's new pairs were committed to DEST's map.
-    pub const COMMITTED: &str = "committed";
-    /// The folded pack is written, not yet moved into MIRROR.
-    pub const FOLDED: &str = "folded";
-    /// The pack is in MIRROR; the segments are not deleted yet.
-    pub const MOVED_IN: &str = "moved-in";
-    /// MIRROR's refs are written; DEST's map index not rebuilt yet.
-    pub const REFS: &str = "refs";
-}
+use sha1_names::Names;
 
 /// Exports DEST's history into MIRROR (see the module documentation).
 pub fn export_sha1(
@@ -142,8 +127,8 @@ fn export_in_pool(
         strict_headers: dest.strict_headers,
         verbatim_mergetags: false,
     };
-    outcome.pairs_recorded = name::name_new_objects(
-        &name::NameInputs {
+    outcome.pairs_recorded = name_new_objects::name_new_objects(
+        &name_new_objects::NameInputs {
             dest: &dest_objects,
             mirror: &mirror_objects,
             segments: &segments,
@@ -173,7 +158,7 @@ fn export_in_pool(
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.segments_written = written.segments;
     if stops.interrupted() {
-        return Err(ExportError::Interrupted);
+        return Err(Interrupted.into());
     }
     if let Some(pack) = finish::fold(&mirror.git_dir, &written.order, &stops, progress)? {
         outcome.pack_size = pack.pack_size;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use crate::convert::UnmappedGitlinks;
+use crate::gitlink_maps::UnmappedGitlinks;
 
 /// Where from, where to, and how.
 #[derive(Debug, Clone)]
@@ -24,7 +24,7 @@ pub struct ExportOptions {
     /// Worker threads; `None` = all cores.
     pub jobs: Option<usize>,
     /// Set (by a Ctrl-C handler) to stop at the next chunk with
-    /// [`super::ExportError::Interrupted`].
+    /// [`crate::pipeline::Interrupted`].
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 

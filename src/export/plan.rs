@@ -24,7 +24,7 @@ use rayon::prelude::*;
 use super::dest_objects::{DestObjects, Location};
 use super::error::{CorruptDest, ExportError, ExportRefusal, MissingObject, UnmappedGitlink};
 use super::mirror_objects::ObjectNames;
-use super::names::Names;
+use super::sha1_names::Names;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
 use crate::pack::DeltaCache;

@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 
 use super::error::{DivergedRef, ExportError, ExportRefusal};
-use super::names::Names;
+use super::sha1_names::Names;
 use crate::hash::{HashKind, ObjectId};
 use crate::refs::{RefTarget, RefUpdate, SourceRefs};
 

@@ -11,10 +11,10 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use super::error::ExportError;
-use crate::convert::StopPoints;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::pack::write::PackWriter;
+use crate::pipeline::StopPoints;
 
 /// Work per segment: the most a kill can lose.
 const SEGMENT_TIME: Duration = Duration::from_secs(3);

@@ -4,7 +4,7 @@
 //! the name git's compat mode gives it (`extensions.compatObjectFormat`).
 
 use super::error::ExportRefusal;
-use super::names::Names;
+use super::sha1_names::Names;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, sha1_object_id};
 use crate::translate::{TranslateOptions, translate_object};

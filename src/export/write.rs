@@ -1,6 +1,6 @@
 //! The write pass: every object of the plan that MIRROR lacks, in the
 //! plan's order, into MIRROR's segments. Every one is named by now (by
-//! DEST's map, or by `name.rs` for the objects made in DEST). Objects are
+//! DEST's map, or by `name_new_objects.rs` for the objects made in DEST). Objects are
 //! prepared in parallel chunks (read from DEST, their names checked,
 //! translated back and checked against their recorded SHA-1, compressed),
 //! then appended in order:
@@ -23,14 +23,16 @@ use rayon::prelude::*;
 use super::deltas::{Compressed, deltify};
 use super::dest_objects::{DestObjects, Stored};
 use super::error::{ExportError, ExportRefusal};
-use super::names::Names;
 use super::plan::{Item, Plan, Step, named_sha1};
 use super::segments::{SegmentEntry, Segments};
+use super::sha1_names::Names;
 use super::translate::sha1_form;
-use crate::convert::{StopPoints, chunks_within};
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
+use crate::pipeline::Interrupted;
+use crate::pipeline::StopPoints;
+use crate::pipeline::chunking::chunks_within;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
 use crate::zlib::deflate;
@@ -112,7 +114,7 @@ pub fn write_objects<'b>(inputs: &WriteInputs<'b>, names: &Names) -> Result<Writ
         let sizes = |k: u32| dest.stored_size(stage[k as usize].at);
         for chunk in chunks_within(&numbers, CHUNK, CHUNK_BYTES, sizes) {
             if inputs.stops.interrupted() {
-                return Err(ExportError::Interrupted);
+                return Err(Interrupted.into());
             }
             let prepared: Vec<Prepared<'b>> = chunk
                 .par_iter()

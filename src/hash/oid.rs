@@ -109,6 +109,41 @@ impl std::fmt::Debug for ObjectId {
     }
 }
 
+/// The ids git gives a hash kind without storing an object.
+impl HashKind {
+    /// The all-zero id, used by git for "no object" (reflog creation, deletion).
+    pub const fn null_id(self) -> ObjectId {
+        match self {
+            HashKind::Sha1 => ObjectId::Sha1([0; 20]),
+            HashKind::Sha256 => ObjectId::Sha256([0; 32]),
+        }
+    }
+
+    /// The name of the empty tree, which git knows without storing it.
+    pub fn empty_tree(self) -> ObjectId {
+        match self {
+            HashKind::Sha1 => ObjectId::from_hex(self, b"4b825dc642cb6eb9a060e54bf8d69288fbee4904"),
+            HashKind::Sha256 => ObjectId::from_hex(
+                self,
+                b"6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+            ),
+        }
+        .expect("constant is valid hex of the right length")
+    }
+
+    /// The name of the empty blob, which git knows without storing it.
+    pub fn empty_blob(self) -> ObjectId {
+        match self {
+            HashKind::Sha1 => ObjectId::from_hex(self, b"e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"),
+            HashKind::Sha256 => ObjectId::from_hex(
+                self,
+                b"473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813",
+            ),
+        }
+        .expect("constant is valid hex of the right length")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

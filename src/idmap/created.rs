@@ -5,7 +5,8 @@
 
 use rusqlite::params;
 
-use super::{IdMap, IdMapError};
+use super::IdMap;
+use super::error::IdMapError;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 

@@ -5,7 +5,9 @@
 
 use rusqlite::params;
 
-use super::{IdMap, IdMapError, MapRow};
+use super::IdMap;
+use super::error::IdMapError;
+use super::row::MapRow;
 use crate::hash::ObjectId;
 
 impl IdMap {

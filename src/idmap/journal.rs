@@ -10,7 +10,9 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{IdMap, IdMapError, MapRow};
+use super::IdMap;
+use super::error::IdMapError;
+use super::row::MapRow;
 
 /// The map rows a segment commits.
 pub struct SegmentRows<'a, I> {

@@ -12,25 +12,33 @@
 
 mod created;
 mod error;
-mod export;
 mod exported;
 mod journal;
 mod lookup_aids;
+#[cfg(test)]
+mod lookup_aids_tests;
 mod mergetags;
+#[cfg(test)]
+mod mergetags_tests;
 mod migrations;
 mod query;
+mod row;
 mod row_batch;
+mod row_stream;
 mod schema;
 mod share;
 mod staged;
+#[cfg(test)]
+mod staged_tests;
 mod store;
 #[cfg(test)]
 mod test_rows;
 
 pub use created::CreatedRow;
 pub use error::IdMapError;
-pub use export::export_rows;
 pub use journal::{RunId, SegmentRows};
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
+pub use row::MapRow;
+pub use row_stream::export_rows;
 pub use share::{SHARED_WITH, open_shared_maps, open_with_shares};
-pub use store::{DIRECTION, ForEachError, IdMap, MapRow};
+pub use store::{DIRECTION, ForEachError, IdMap};

@@ -17,8 +17,10 @@
 
 use rusqlite::Statement;
 
+use super::error::IdMapError;
 use super::lookup_aids::{PrefixFilter, Side};
-use super::{IdMap, IdMapError, MapRow};
+use super::row::MapRow;
+use super::store::{IdMap, MMAP_SIZE};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
@@ -207,10 +209,6 @@ const SELECT_COMMITTISH_BY_SHA1: &str = "SELECT sha1, sha256, type FROM objects 
      WHERE sha1 >= ?1 AND sha1 < ?2 AND type IN (1, 4) ORDER BY sha1 LIMIT 2";
 const SELECT_COMMITTISH_BY_SHA256: &str = "SELECT sha1, sha256, type FROM objects \
      WHERE sha256 >= ?1 AND sha256 < ?2 AND type IN (1, 4) ORDER BY sha256 LIMIT 2";
-
-/// Address space SQLite may map (`PRAGMA mmap_size`): 64 GiB, far above
-/// any map (about 130 bytes per object).
-pub(super) const MMAP_SIZE: i64 = 64 << 30;
 
 /// Resolves ids against open maps with prepared statements, optionally
 /// inside one read transaction per map (one WAL snapshot for a whole

@@ -15,7 +15,7 @@ use rusqlite::Connection;
 use rusqlite::ffi;
 use rusqlite::vtab::{Context, Filters, IndexInfo, Module, VTab, VTabConnection, VTabCursor};
 
-use super::MapRow;
+use super::row::MapRow;
 
 /// One row as staged: raw names and the pack type code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 
 use std::path::PathBuf;
 
-use super::{IdMap, IdMapError};
+use super::IdMap;
+use super::error::IdMapError;
 use crate::repo::dest_layout;
 
 /// The `meta` key naming the pool's DEST (an absolute path); empty or
@@ -76,8 +77,9 @@ mod tests {
     use std::path::Path;
 
     use super::*;
+    use crate::idmap::row::MapRow;
     use crate::idmap::test_rows::row;
-    use crate::idmap::{HexPrefix, MapRow, Resolution, Resolver, export_rows};
+    use crate::idmap::{HexPrefix, Resolution, Resolver, export_rows};
 
     /// A map of `rows` at `dest`'s place, sharing with `pool` if given.
     fn map_at(dest: &Path, rows: &[MapRow], pool: Option<&Path>) -> IdMap {

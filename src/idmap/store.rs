@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
-use super::IdMapError;
+use super::error::IdMapError;
+use super::row::MapRow;
 use super::{lookup_aids, migrations, staged};
 use crate::hash::{Direction, HashKind, ObjectId};
 use crate::object::ObjectKind;
@@ -12,13 +13,9 @@ use crate::object::ObjectKind;
 /// The `meta` key of the direction of the conversion ([`Direction::name`]).
 pub const DIRECTION: &str = "direction";
 
-/// One object's pair of names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MapRow {
-    pub sha1: ObjectId,
-    pub sha256: ObjectId,
-    pub kind: ObjectKind,
-}
+/// Address space SQLite may map (`PRAGMA mmap_size`): 64 GiB, far above
+/// any map (about 130 bytes per object).
+pub(super) const MMAP_SIZE: i64 = 64 << 30;
 
 /// An open map database.
 pub struct IdMap {
@@ -65,7 +62,7 @@ impl IdMap {
         // leaves, which the small cache above no longer holds: mapped, they
         // are read in place instead of copied through read(2) every time
         // (2200k objects: 6.0 GB of reads a conversion).
-        conn.pragma_update(None, "mmap_size", super::query::MMAP_SIZE)
+        conn.pragma_update(None, "mmap_size", MMAP_SIZE)
             .map_err(sql)?;
         match migrations::apply(&mut conn).map_err(sql)? {
             Ok(_) => {}

@@ -1,6 +1,6 @@
 //! Test rows: distinct, real object name pairs for map tests.
 
-use super::MapRow;
+use super::row::MapRow;
 use crate::object::ObjectKind;
 use crate::object::{sha1_object_id, sha256_object_id};
 

@@ -104,7 +104,11 @@ fn fixture() -> Fixture {
 }
 
 /// The translated refs of `src` written into `dest` as files.
-fn write_files(src: &SourceRefs, dest: &Path, map: IdMap<'_>) -> Result<RefsOutcome, RefsError> {
+fn write_files(
+    src: &SourceRefs,
+    dest: &Path,
+    map: TranslateId<'_>,
+) -> Result<RefsOutcome, RefsError> {
     write_translated_refs(
         src,
         dest,

@@ -1,16 +1,16 @@
-//! The id map as seen by the refs layer: the caller's lookup plus the checks
+//! Translating the ids refs name: the caller's lookup plus the checks
 //! every translated ref needs (right hash kind, the null id kept null).
 
-use super::RefsError;
+use super::error::RefsError;
 use crate::hash::{HashKind, ObjectId};
 
 /// The caller's SHA-1 -> SHA-256 lookup (or any `from` -> `to`).
-pub type IdMap<'a> = &'a dyn Fn(&ObjectId) -> Option<ObjectId>;
+pub type TranslateId<'a> = &'a dyn Fn(&ObjectId) -> Option<ObjectId>;
 
 /// Wraps the caller's map with the destination hash kind.
 pub(crate) struct Translator<'a> {
     pub to: HashKind,
-    pub map: IdMap<'a>,
+    pub map: TranslateId<'a>,
 }
 
 impl Translator<'_> {

@@ -12,14 +12,16 @@
 //! ([`in_progress_operation`]) so the caller can refuse them.
 
 mod error;
+mod loose_files;
+mod loose_or_packed;
 mod mapping;
 mod packed;
-mod packing;
 mod pseudo;
 mod publish;
 mod read;
 mod reflog;
 mod reftable;
+mod snapshot;
 mod state;
 mod storage;
 mod target;
@@ -31,12 +33,13 @@ mod write;
 mod git_tests;
 
 pub use error::RefsError;
-pub use mapping::IdMap;
+pub use loose_or_packed::{PeelMap, Peeled};
+pub use mapping::TranslateId;
 pub use packed::{PackedRef, PackedRefs};
-pub use packing::{PeelMap, Peeled};
 pub use pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
-pub use read::{EffectiveRef, LooseRef, SourceRefs, read_source_refs};
+pub use read::read_source_refs;
 pub use reflog::{Reflog, ReflogEntry};
+pub use snapshot::{EffectiveRef, LooseRef, SourceRefs};
 pub use state::{in_progress_in_table, in_progress_operation};
 pub use storage::RefStorage;
 pub use target::RefTarget;

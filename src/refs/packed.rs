@@ -14,7 +14,7 @@
 
 use std::path::Path;
 
-use super::RefsError;
+use super::error::RefsError;
 use crate::hash::{HashKind, ObjectId};
 
 /// Prefix of the optional first line, which lists the file's traits.

@@ -8,9 +8,10 @@
 
 use std::path::Path;
 
+use super::RefTarget;
+use super::error::RefsError;
 use super::mapping::Translator;
 use super::target::parse_symref_target;
-use super::{RefTarget, RefsError};
 use crate::hash::{HashKind, ObjectId};
 
 /// The pseudo-refs carried over, in the order they are read and written.

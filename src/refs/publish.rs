@@ -22,7 +22,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::RefsError;
+use super::error::RefsError;
 
 /// Writes every `(path, bytes)` of `files` (all under `root`) so that,
 /// once this returns, each is durable under its name.

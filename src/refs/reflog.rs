@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::RefsError;
+use super::error::RefsError;
 use super::mapping::Translator;
 use crate::hash::{HashKind, ObjectId};
 

@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use super::reftable::REFTABLE_DIR;
+/// The directory of a reftable repository's stack, inside its git directory.
+pub const REFTABLE_DIR: &str = "reftable";
 
 /// A ref backend (git's `--ref-format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

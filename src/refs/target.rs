@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::RefsError;
+use super::error::RefsError;
 use crate::hash::{HashKind, ObjectId};
 
 /// The value of a ref: an object id, or the name of another ref.

@@ -15,9 +15,10 @@ use std::fs::{self, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
+use super::error::RefsError;
+use super::loose_files::{read_optional, read_ref_file};
 use super::publish::lock_path;
-use super::read::{read_optional, read_ref_file};
-use super::{PackedRefs, RefTarget, RefsError};
+use super::{PackedRefs, RefTarget};
 use crate::hash::HashKind;
 
 /// One ref to create, move or delete.

@@ -24,10 +24,12 @@ use std::fs;
 use std::io::ErrorKind;
 use std::path::Path;
 
-use super::read::{SourceRefs, list_ref_files, read_ref_file, read_reflog_files};
+use super::error::RefsError;
+use super::loose_files::{list_ref_files, read_ref_file, read_reflog_files};
 use super::reftable::read_view;
+use super::snapshot::{LooseRef, SourceRefs};
 use super::storage::RefStorage;
-use super::{LooseRef, RefTarget, Reflog, RefsError};
+use super::{RefTarget, Reflog};
 use crate::hash::HashKind;
 
 /// Where a linked worktree's `HEAD` goes: this prefix and its name.
@@ -184,29 +186,6 @@ fn is_ref_component(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::is_ref_component;
-    use crate::hash::HashKind;
-    use crate::refs::{RefsError, read_source_refs};
-    use crate::test_git::git;
-
-    #[test]
-    fn own_refs_in_the_worktree_namespaces_are_refused() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let main = dir.path().join("main");
-        std::fs::create_dir(&main).expect("mkdir");
-        git(&main, &["init", "-q", "-b", "main"]);
-        git(&main, &["commit", "-q", "--allow-empty", "-m", "one"]);
-        git(&main, &["update-ref", "refs/worktree-heads/wt", "HEAD"]);
-        let git_dir = main.join(".git");
-        // Without linked worktrees the name is an ordinary ref.
-        assert!(read_source_refs(&git_dir, HashKind::Sha1).is_ok());
-        git(&main, &["worktree", "add", "-q", "--detach", "../wt"]);
-        match read_source_refs(&git_dir, HashKind::Sha1) {
-            Err(RefsError::WorktreeNamespaceTaken { name }) => {
-                assert_eq!(name, "refs/worktree-heads/wt");
-            }
-            other => panic!("{other:?}"),
-        }
-    }
 
     #[test]
     fn worktree_names_must_be_ref_components() {

@@ -5,7 +5,7 @@
 //! so an unmapped ref fails the call before a single file is written; then
 //! it is laid out for the backend and published. Files: each file written
 //! together (`publish.rs`: lock file + rename each, two flushes in all);
-//! the loose refs git would pack join `packed-refs` (`packing.rs`), which
+//! the loose refs git would pack join `packed-refs` (`loose_or_packed.rs`), which
 //! keeps its header and order.
 //! Reftable: one table holding every ref and reflog replaces the stack
 //! (reftable/), beside the `refs/heads` stub and the pseudo-refs git keeps
@@ -15,15 +15,16 @@
 
 use std::path::{Path, PathBuf};
 
-use super::mapping::{IdMap, Translator};
-use super::packing::{PeelMap, Peeled, merge_packed, packable};
+use super::error::RefsError;
+use super::loose_or_packed::{PeelMap, Peeled, merge_packed, packable};
+use super::mapping::{TranslateId, Translator};
 use super::pseudo::translate_pseudo_ref;
 use super::publish::publish_all;
-use super::read::{LooseRef, SourceRefs};
 use super::reflog::{Reflog, reflog_bytes, translate_reflog};
 use super::reftable::{self, HEAD_STUB, REFS_HEADS_STUB, refs_heads_stub};
+use super::snapshot::{LooseRef, SourceRefs};
 use super::storage::RefStorage;
-use super::{PackedRef, PackedRefs, PseudoRef, RefTarget, RefsError};
+use super::{PackedRef, PackedRefs, PseudoRef, RefTarget};
 use crate::hash::{HashKind, ObjectId};
 
 /// Replace refs are named after the object they replace.
@@ -60,7 +61,7 @@ pub fn write_translated_refs(
     src: &SourceRefs,
     dest_git_dir: &Path,
     to: HashKind,
-    map: IdMap<'_>,
+    map: TranslateId<'_>,
     peel: PeelMap<'_>,
     storage: RefStorage,
 ) -> Result<RefsOutcome, RefsError> {

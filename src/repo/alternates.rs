@@ -20,7 +20,7 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::SourceError;
+use super::error::SourceError;
 
 /// The alternates file of an objects directory.
 pub fn alternates_file(objects_dir: &Path) -> PathBuf {

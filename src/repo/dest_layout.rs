@@ -39,6 +39,32 @@ pub fn config(dest: &Path) -> PathBuf {
     dest.join("config")
 }
 
+/// `refs/`: the loose refs (files backend).
+pub fn refs_dir(dest: &Path) -> PathBuf {
+    dest.join("refs")
+}
+
+/// `logs/`: the reflogs (files backend).
+pub fn logs_dir(dest: &Path) -> PathBuf {
+    dest.join("logs")
+}
+
+/// `packed-refs` (files backend).
+pub fn packed_refs(dest: &Path) -> PathBuf {
+    dest.join("packed-refs")
+}
+
+/// A pseudo-ref at the top of DEST (`ORIG_HEAD`, `FETCH_HEAD`, ...).
+pub fn pseudo_ref(dest: &Path, name: &str) -> PathBuf {
+    dest.join(name)
+}
+
+/// The ref directories git expects in a repository, kept even when empty.
+pub fn kept_ref_dirs(dest: &Path) -> [PathBuf; 3] {
+    let refs = refs_dir(dest);
+    [refs.join("heads"), refs.join("tags"), refs]
+}
+
 /// `modules/`: where converted submodules go, as git keeps them.
 pub fn modules_dir(dest: &Path) -> PathBuf {
     dest.join("modules")

@@ -4,7 +4,9 @@
 
 pub mod alternates;
 pub mod dest_layout;
+mod error;
 pub mod mirror_layout;
 mod source;
 
-pub use source::{SourceError, SourceRepo};
+pub use error::SourceError;
+pub use source::SourceRepo;

@@ -6,33 +6,10 @@
 use std::path::{Path, PathBuf};
 
 use super::alternates;
+use super::error::SourceError;
 use crate::gitconfig::GitConfig;
 use crate::hash::HashKind;
 use crate::refs::RefStorage;
-
-/// Why SOURCE cannot be opened, or cannot be converted as it is.
-#[derive(Debug, thiserror::Error)]
-pub enum SourceError {
-    #[error("cannot read {}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{} is not a git repository", .0.display())]
-    NotARepository(PathBuf),
-    #[error("cannot convert {}: {reason}", path.display())]
-    Unsupported { path: PathBuf, reason: String },
-}
-
-impl SourceError {
-    fn io(path: &Path, source: std::io::Error) -> Self {
-        SourceError::Io {
-            path: path.to_path_buf(),
-            source,
-        }
-    }
-}
 
 /// A source repository's directories and settings.
 #[derive(Debug)]

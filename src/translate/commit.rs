@@ -5,10 +5,9 @@
 //! as tags and folded back, the known text fields are copied with their
 //! continuation lines, and everything after the header is copied verbatim.
 
+use super::error::TranslateError;
 use super::tag::append_translated_tag;
-use super::{
-    IdMapper, TranslateError, TranslateNotes, TranslateOptions, lf_from, map_field, map_id,
-};
+use super::{IdMapper, TranslateNotes, TranslateOptions, lf_from, map_field, map_id};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::mergetag_object_line;
 

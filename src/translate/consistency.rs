@@ -4,8 +4,9 @@
 
 use std::cell::RefCell;
 
+use super::error::TranslateError;
 use super::test_support::{hex, id1, id2, pairs};
-use super::{TranslateError, TranslateOptions, translate_object};
+use super::{TranslateOptions, translate_object};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, for_each_reference};
 

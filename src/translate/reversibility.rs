@@ -3,11 +3,10 @@
 //! it does not, each checked against git 2.47.3 (git's own reverse
 //! conversion gives the same different bytes).
 
+use super::error::TranslateError;
 use super::tag::tests::{F_SIG1, HDR, SIG1, obj};
 use super::test_support::{back, fwd, hex, id1, id2, pairs, translate};
-use super::{
-    TranslateError, TranslateOptions, translate_object, translate_tag_with_unterminated_signature,
-};
+use super::{TranslateOptions, translate_object, translate_tag_with_unterminated_signature};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind::{Blob, Commit, Tag, Tree};
 

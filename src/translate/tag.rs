@@ -9,7 +9,8 @@
 //! with a C string search (a NUL before it hides it), likewise the inserted
 //! signature stops at its first NUL.
 
-use super::{IdMapper, TranslateError, lf_from, map_field};
+use super::error::TranslateError;
+use super::{IdMapper, lf_from, map_field};
 use crate::hash::{HashKind, ObjectId};
 
 /// Line starts that open an in-body signature (git's `get_format_by_sig`).

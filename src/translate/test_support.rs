@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::{TranslateError, TranslateNotes, TranslateOptions, translate_object};
+use super::error::TranslateError;
+use super::{TranslateNotes, TranslateOptions, translate_object};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 

@@ -2,7 +2,8 @@
 //! modes and names are copied verbatim, every entry's raw id (gitlinks
 //! included) goes through the map, malformed entries are refused.
 
-use super::{IdMapper, TranslateError, map_id};
+use super::error::TranslateError;
+use super::{IdMapper, map_id};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{TreeEntry, tree_entries};
 

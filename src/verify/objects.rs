@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::VerifyError;
+use super::error::VerifyError;
 use super::map_index::MapIndex;
 use super::problem::Problem;
 use super::source::SourceObjects;
@@ -90,7 +90,7 @@ impl Checker<'_> {
     }
 
     /// Checks every pack under `objects/pack` and every loose object.
-    pub fn check_repository(&self, objects_dir: &Path) -> Result<(), super::VerifyError> {
+    pub fn check_repository(&self, objects_dir: &Path) -> Result<(), super::error::VerifyError> {
         let pack_dir = objects_dir.join("pack");
         let packs = list_packs(&pack_dir).map_err(|e| VerifyError::io(&pack_dir, e))?;
         for idx in packs {

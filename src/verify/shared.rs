@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::VerifyError;
+use super::error::VerifyError;
 use super::map_index::{MapIndex, Row, read_rows};
 use super::objects::Sink;
 use super::problem::Problem;

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::VerifyError;
+use super::error::VerifyError;
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
 use crate::object::ObjectKind;

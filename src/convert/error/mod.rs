@@ -6,6 +6,7 @@
 
 mod corrupt;
 mod dest_state;
+pub mod findings;
 mod refusal;
 
 use std::path::{Path, PathBuf};
@@ -15,6 +16,8 @@ pub use dest_state::DestState;
 pub use refusal::{MergetagTarget, Refusal, UnmappedSubmodule, role_name};
 
 use crate::durable::PathError;
+use crate::gitlink_maps::GitlinkMapError;
+use crate::pipeline::Interrupted;
 use crate::refs::RefsError;
 use crate::repo::SourceError;
 
@@ -39,6 +42,9 @@ pub enum ConvertError {
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]
     Map(#[from] crate::idmap::IdMapError),
+    /// A `--submodule-map` file, or DEST's record of gitlink pairs.
+    #[error(transparent)]
+    GitlinkMaps(#[from] GitlinkMapError),
     #[error("submodule {name} ({})", repo.display())]
     Submodule {
         name: String,
@@ -46,8 +52,8 @@ pub enum ConvertError {
         #[source]
         error: Box<ConvertError>,
     },
-    #[error("interrupted")]
-    Interrupted,
+    #[error(transparent)]
+    Interrupted(#[from] Interrupted),
 }
 
 /// What kind of stop an error is: the CLI's exit status follows it.
@@ -86,9 +92,10 @@ impl ConvertError {
             ConvertError::File(_)
             | ConvertError::PackWrite(_)
             | ConvertError::Refs(_)
-            | ConvertError::Map(_) => ErrorKind::Failed,
+            | ConvertError::Map(_)
+            | ConvertError::GitlinkMaps(_) => ErrorKind::Failed,
             ConvertError::Submodule { error, .. } => error.kind(),
-            ConvertError::Interrupted => ErrorKind::Interrupted,
+            ConvertError::Interrupted(_) => ErrorKind::Interrupted,
         }
     }
 }

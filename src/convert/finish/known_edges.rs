@@ -1,4 +1,4 @@
-//! The reach records of the map pass (`write/reach_record.rs`) as the
+//! The reach records of the map pass (`convert/reach_record.rs`) as the
 //! bitmap's graph wants them: by the new pack's idx positions. An object
 //! without a record (made after the map pass, or translated by an
 //! interrupted run before this one) is read from the pack instead; a blob
@@ -10,10 +10,10 @@ use std::path::Path;
 use memmap2::Mmap;
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
-use crate::convert::objects::by_sha256::BySha256;
-use crate::convert::objects::table::ObjectTable;
-use crate::convert::write::reach_record::records;
+use crate::convert::error::ConvertError;
+use crate::convert::reach_record::records;
+use crate::convert::source_objects::by_sha256::BySha256;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;
 use crate::pack::Pack;
 

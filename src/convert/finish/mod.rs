@@ -17,21 +17,22 @@
 
 pub mod known_edges;
 mod order;
+pub mod reach_indexes;
 pub mod repack;
-pub mod serve;
 
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::objects::by_sha256::BySha256;
-use crate::convert::resume::stop_points::{StopPoints, phase};
+use crate::convert::phase;
+use crate::convert::source_objects::by_sha256::BySha256;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::Pack;
 use crate::pack::write::{OrderKey, PackWriteError, fold_packs};
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::repo::dest_layout;
 

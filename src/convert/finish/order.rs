@@ -3,7 +3,7 @@
 //! first, then the trees and blobs of each in recency order), which keeps
 //! what is read together close together.
 
-use crate::convert::objects::by_sha256::BySha256;
+use crate::convert::source_objects::by_sha256::BySha256;
 use crate::hash::ObjectId;
 
 /// The storage-order key of the object named `id`; objects SOURCE no

@@ -11,15 +11,16 @@
 
 use std::path::Path;
 
-use super::serve::{self, ServingIndexes};
+use super::reach_indexes;
 use super::{FoldInputs, Replacing, fold_into_one, open_checked};
-use crate::convert::ConvertError;
 use crate::convert::dest::Dest;
+use crate::convert::dest::leftovers::clean_leftovers;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::resume;
-use crate::convert::resume::stop_points::StopPoints;
+use crate::convert::outcome::ServingIndexes;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::refs;
 use crate::repo::dest_layout;
@@ -56,7 +57,7 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
         .into());
     }
     // What a killed repack left: the packs its fold replaced.
-    resume::clean_leftovers(&dest, &map)?;
+    clean_leftovers(&dest, &map)?;
     let packs = map.folded_packs()?;
     let pack_dir = dest.pack_dir();
     let mut outcome = Repacked {
@@ -84,8 +85,10 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
     }
     let refs = refs::read_source_refs(&dest.path, HashKind::Sha256)?;
     let tips: Vec<_> = refs.tip_ids().collect();
-    if let Some(idx) = serve::target(&dest.path, &map)? {
-        outcome.serving = Some(serve::write(&dest.path, &idx, &tips, None, progress)?);
+    if let Some(idx) = reach_indexes::target(&dest.path, &map)? {
+        outcome.serving = Some(reach_indexes::write(
+            &dest.path, &idx, &tips, None, progress,
+        )?);
     }
     Ok(outcome)
 }

@@ -17,11 +17,11 @@ use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::{Refusal, UnmappedSubmodule};
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::scan::UnmappedGitlink;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, TreeMode, tree_entries};
 use crate::pack::DeltaCache;

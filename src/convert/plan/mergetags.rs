@@ -5,11 +5,11 @@
 //! that the map pass keeps those mergetags as they are and the journal
 //! records the commits as translated so.
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::{MergetagTarget, Refusal};
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::options::UnmappedMergetags;
 use crate::convert::scan::UnmappedMergetag;
+use crate::convert::source_objects::table::ObjectTable;
 
 /// Refuses `found` (mergetags whose target SOURCE lacks) or marks their
 /// commits, by `policy`. A target named through an external pair (a

@@ -2,6 +2,7 @@
 //! input (missing objects, unmapped mergetags and gitlinks, ref targets),
 //! then the dependency order in which the rest is written.
 
+pub mod gitlink_names;
 pub mod gitlinks;
 pub mod mergetags;
 pub mod schedule;
@@ -11,9 +12,8 @@ use std::path::Path;
 
 use super::context::Run;
 use super::error::ConvertError;
-use super::interop;
-use super::objects::table::{ObjectTable, well_known_pair};
 use super::scan;
+use super::source_objects::table::{ObjectTable, well_known_pair};
 use crate::convert::error::Refusal;
 use crate::hash::ObjectId;
 use crate::pack::PackLayout;
@@ -27,7 +27,24 @@ pub struct Planned {
     pub waves: Vec<Vec<u32>>,
     /// SOURCE's delta pairing, reused by the write passes.
     pub pairs: SourcePairs,
-    pub gitlink_targets: interop::GitlinkTargets,
+    pub gitlink_targets: gitlink_names::GitlinkTargets,
+}
+
+/// [`plan`], with the packs' whole-file checks (one sequential pass over
+/// each file) beside it rather than before it, on whichever thread is
+/// free; nothing is written before both end, and a failed check is the
+/// error reported even when the scan also failed (it explains why).
+pub fn plan_beside_checks(
+    run: &Run<'_>,
+    table: &mut ObjectTable,
+    source_refs: &refs::SourceRefs,
+    scan_checkpoint: &Path,
+) -> Result<Planned, ConvertError> {
+    let (verified, planned) = rayon::join(
+        || run.inventory.verify(),
+        || plan(run, table, source_refs, scan_checkpoint),
+    );
+    verified.and(planned)
 }
 
 /// Everything that can refuse the input, before anything is written: the
@@ -44,7 +61,7 @@ pub fn plan(
     if !scanned.missing.is_empty() {
         return Err(Refusal::MissingObjects(std::mem::take(&mut scanned.missing)).into());
     }
-    let gitlink_targets = interop::resolve_gitlinks(run.opts, table, &mut scanned.gitlinks)?;
+    let gitlink_targets = gitlink_names::resolve_gitlinks(run.opts, table, &mut scanned.gitlinks)?;
     mergetags::settle(run.opts.unmapped_mergetags, table, &scanned.mergetags)?;
     if !scanned.gitlinks.is_empty() {
         let found = gitlinks::Recorded {

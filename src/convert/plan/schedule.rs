@@ -9,9 +9,9 @@
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::object::ObjectKind;
 
 /// The waves, in order; every tree, commit and tag without a map row

@@ -12,9 +12,9 @@
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::object::ObjectKind;
 use crate::pack::{EntryKind, PackLayout};
 

@@ -7,9 +7,9 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;
 use crate::pack::IndexFile;

@@ -10,18 +10,15 @@
 
 pub mod carried;
 pub mod own_history;
-pub mod stale_refs;
-pub mod stop_points;
 
-use std::collections::HashSet;
-use std::fs;
 use std::path::Path;
 
-use crate::convert::ConvertError;
-use crate::convert::ConvertOptions;
+use crate::convert::dest::leftovers::remove_for_force;
 use crate::convert::dest::{Dest, is_fresh};
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::options::ConvertOptions;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::idmap::{IdMap, SHARED_WITH};
 use crate::object::ObjectKind;
 use crate::refs::RefStorage;
@@ -165,17 +162,6 @@ fn dest_ref_format(dest: &Path, map: &IdMap) -> Result<RefStorage, ConvertError>
         .unwrap_or(RefStorage::Files))
 }
 
-/// `--force`: deletes DEST when it is git-rehash's (a directory of
-/// anything else is left alone, and refused later as not ours).
-pub fn remove_for_force(path: &Path) -> Result<(), ConvertError> {
-    if !dest_layout::rehash_dir(path).is_dir() {
-        return Ok(());
-    }
-    let dest = Dest::open(path)?;
-    // Holding the lock, so no other run is writing it.
-    fs::remove_dir_all(&dest.path).map_err(|e| ConvertError::io(&dest.path, e))
-}
-
 /// The options that change what a conversion writes, as recorded in `meta`.
 fn output_options(opts: &ConvertOptions) -> [(&'static str, String); 2] {
     [
@@ -236,47 +222,4 @@ pub fn for_each_row(
         crate::idmap::ForEachError::Io(e) => ConvertError::io(map.path(), e),
     })?;
     Ok(rows)
-}
-
-/// Deletes what an interrupted run left in `objects/pack`: temporary files
-/// and packs the journal does not name (renamed, but their rows never
-/// committed: their objects have no rows and are written again). Checks
-/// that every journaled pack is still there.
-pub fn clean_leftovers(dest: &Dest, map: &IdMap) -> Result<(), ConvertError> {
-    let journaled: HashSet<String> = map.live_packs()?.into_iter().collect();
-    let dir = dest.pack_dir();
-    let mut entries: Vec<_> = fs::read_dir(&dir)
-        .map_err(|e| ConvertError::io(&dir, e))?
-        .collect::<Result<_, _>>()
-        .map_err(|e| ConvertError::io(&dir, e))?;
-    // `.idx` first: git finds packs by their index.
-    entries.sort_by_key(|e| !e.file_name().to_string_lossy().ends_with(".idx"));
-    for entry in entries {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let stem = name.split('.').next().unwrap_or_default();
-        let stale =
-            name.starts_with("tmp_") || (name.starts_with("pack-") && !journaled.contains(stem));
-        if stale {
-            let path = entry.path();
-            fs::remove_file(&path).map_err(|e| ConvertError::io(&path, e))?;
-        }
-    }
-    for stem in &journaled {
-        for ext in ["pack", "idx"] {
-            let path = dir.join(format!("{stem}.{ext}"));
-            if !path.is_file() {
-                return Err(DestState::Damaged {
-                    path: dest.path.clone(),
-                    reason: format!("{} is missing", path.display()),
-                }
-                .into());
-            }
-        }
-    }
-    for name in ["HEAD.rehash-tmp", "config.rehash-tmp"] {
-        let _ = fs::remove_file(dest.path.join(name));
-    }
-    // The map pass's reach records serve only the run that wrote them.
-    let _ = fs::remove_file(dest_layout::reach_records(&dest.path));
-    Ok(())
 }

@@ -16,7 +16,7 @@
 
 use std::path::Path;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, open_shared_maps};

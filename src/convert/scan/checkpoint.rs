@@ -31,8 +31,8 @@ use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
-use super::findings::{UnmappedGitlink, UnmappedMergetag};
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
+use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
@@ -52,7 +52,7 @@ pub struct ScanRecords {
     pub gitlinks: Vec<UnmappedGitlink>,
     pub mergetags: Vec<UnmappedMergetag>,
     /// Name notes the scanned trees gave their entries (object, note;
-    /// `convert/objects/name_hashes.rs`):
+    /// `convert/source_objects/name_hashes.rs`):
     /// the delta search's order, which must not depend on where a run was
     /// interrupted. Only the notes that lowered an object's hash are kept.
     pub names: Vec<(u32, u64)>,

@@ -9,9 +9,6 @@
 //! inflated once), recording only the new ones.
 
 pub mod checkpoint;
-#[cfg(test)]
-mod collision_tests;
-mod findings;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,25 +16,28 @@ use std::sync::{Mutex, MutexGuard};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
 use crate::convert::context::Run;
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
-use crate::convert::objects::read_cache;
-use crate::convert::objects::table::{Location, ObjectTable, well_known_pair};
-use crate::convert::resume::stop_points::{StopPoints, phase};
+use crate::convert::phase;
 use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::read_cache;
+use crate::convert::source_objects::table::{Location, ObjectTable, well_known_pair};
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
 use crate::object::{
     ObjectKind, ReferenceRole, SharedEntries, TreeMode, for_each_reference, tree_entries,
 };
 use crate::object::{sha1_object_id, sha256_object_id};
-use crate::pack::BatchLimits;
 use crate::pack::write::NameHashVersion;
+use crate::pack::{BatchLimits, Pack};
+use crate::pipeline::Interrupted;
+use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_commit};
 
-pub use findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
+pub use crate::convert::error::findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 
 /// What the scan learned, besides what it stored in the table.
 #[derive(Debug, Default)]
@@ -151,7 +151,7 @@ impl Batches<'_> {
         self.totals.extend(records);
         self.missing.extend(missing);
         self.scanned += scanned;
-        self.hooks.check_interrupt()
+        Ok(self.hooks.check_interrupt()?)
     }
 }
 
@@ -181,7 +181,7 @@ impl Scanner<'_> {
         file: impl Fn() -> String,
     ) -> Result<(), ConvertError> {
         if self.hooks.interrupted() {
-            return Err(ConvertError::Interrupted);
+            return Err(Interrupted.into());
         }
         check_name(&self.table.sha1(at), kind, body, file)?;
         let base = base.filter(|_| !self.missing_seen.load(Ordering::Acquire));
@@ -244,102 +244,24 @@ pub fn scan(
             progress,
             missing_seen: AtomicBool::new(false),
         };
+        let cx = PackScan {
+            inventory,
+            table: table_ref,
+            scanner: &scanner,
+            done: &done,
+        };
         for (pack_no, pack) in inventory.packs.iter().enumerate() {
             let new = &mut new_in[pack_no];
             if new.is_empty() {
                 continue;
             }
-            let pack_path = pack.data.path();
             if new.len() * TRAVERSE_FRACTION < pack.idx.num_objects() as usize {
-                new.sort_unstable_by_key(|&i| table_ref.location(i).offset());
-                for batch in new.chunks(batches.limits.objects) {
-                    let sink = Sink::default();
-                    batch.par_iter().try_for_each(|&at| {
-                        let mut body = Vec::new();
-                        let kind = read_cache::read(inventory, table_ref, at, &mut body)?;
-                        scanner.take(&sink, at, kind, &body, None, || {
-                            pack_path.display().to_string()
-                        })
-                    })?;
-                    batches.finish(&sink)?;
-                }
-                continue;
+                cx.by_offset(pack, new, &mut batches)?;
+            } else {
+                cx.by_traversal(pack_no, pack, &mut batches)?;
             }
-            let plan = pack.plan_traversal(batches.limits)?;
-            // Whether this pack's entry at `offset` is an object to scan
-            // here: new, not restored, and stored here first.
-            let wanted = |at: u32, offset: u64| {
-                table_ref.is_planned(at)
-                    && !done[at as usize]
-                    && table_ref.location(at)
-                        == (Location::Packed {
-                            pack: pack_no as u32,
-                            offset,
-                        })
-            };
-            let table_index = |index: u32| {
-                table_ref
-                    .find_id(&pack.idx.oid_at(index))
-                    .expect("every idx entry is in the table")
-            };
-            let external = |id: &ObjectId| inventory.read_external(table_ref, id);
-            // Batches finished by an earlier run are skipped.
-            let todo: Vec<usize> = (0..plan.batch_count())
-                .filter(|&b| {
-                    plan.batch_objects(b)
-                        .any(|(index, offset)| wanted(table_index(index), offset))
-                })
-                .collect();
-            let sinks: Vec<Sink> = (0..plan.batch_count()).map(|_| Sink::default()).collect();
-            let finisher = Mutex::new(&mut batches);
-            pack.traverse_batches(
-                &plan,
-                &todo,
-                &external,
-                &|index, offset, kind, body, base| {
-                    let at = table_index(index);
-                    if !wanted(at, offset) {
-                        return Ok(());
-                    }
-                    // The base was recorded first: here, just before, or
-                    // by the run whose checkpoint restored it.
-                    let base = base.filter(|_| kind == ObjectKind::Tree).and_then(
-                        |(index, offset, body)| {
-                            let base = table_index(index);
-                            let restored = table_ref.is_planned(base) && done[base as usize];
-                            (restored || wanted(base, offset)).then_some((base, body))
-                        },
-                    );
-                    let sink = &sinks[plan.batch_of(index)];
-                    scanner.take(sink, at, kind, body, base, || {
-                        pack_path.display().to_string()
-                    })
-                },
-                &|b| {
-                    finisher
-                        .lock()
-                        .expect("no panics while holding the lock")
-                        .finish(&sinks[b])
-                },
-            )?;
         }
-        for batch in new_in[inventory.packs.len()].chunks(batches.limits.objects) {
-            let sink = Sink::default();
-            batch
-                .par_iter()
-                .try_for_each(|&at| -> Result<(), ConvertError> {
-                    let id = table_ref.sha1(at);
-                    let Location::Loose { dir } = table_ref.location(at) else {
-                        unreachable!("only loose objects are listed here")
-                    };
-                    let (kind, body) =
-                        loose::read_loose(&inventory.object_dirs[dir as usize], &id)?;
-                    scanner.take(&sink, at, kind, &body, None, || {
-                        inventory.loose_path(dir, &id).display().to_string()
-                    })
-                })?;
-            batches.finish(&sink)?;
-        }
+        cx.loose(&new_in[inventory.packs.len()], &mut batches)?;
     }
     let Batches {
         totals,
@@ -368,6 +290,136 @@ pub fn scan(
         objects_scanned: scanned,
         objects_restored,
     })
+}
+
+/// What scanning the new objects of one pack, or the loose ones, reads.
+struct PackScan<'a> {
+    inventory: &'a Inventory,
+    table: &'a ObjectTable,
+    scanner: &'a Scanner<'a>,
+    /// Objects an interrupted run's checkpoint restored.
+    done: &'a [bool],
+}
+
+impl PackScan<'_> {
+    /// A pack holding few new objects: each is read by itself, in offset
+    /// order, through the read cache.
+    fn by_offset(
+        &self,
+        pack: &Pack,
+        new: &mut [u32],
+        batches: &mut Batches<'_>,
+    ) -> Result<(), ConvertError> {
+        let (inventory, table) = (self.inventory, self.table);
+        let pack_path = pack.data.path();
+        new.sort_unstable_by_key(|&i| table.location(i).offset());
+        for batch in new.chunks(batches.limits.objects) {
+            let sink = Sink::default();
+            batch.par_iter().try_for_each(|&at| {
+                let mut body = Vec::new();
+                let kind = read_cache::read(inventory, table, at, &mut body)?;
+                self.scanner.take(&sink, at, kind, &body, None, || {
+                    pack_path.display().to_string()
+                })
+            })?;
+            batches.finish(&sink)?;
+        }
+        Ok(())
+    }
+
+    /// A pack whose new objects are most of it: one parallel traversal of
+    /// its delta trees, batch by batch, skipping the batches an earlier
+    /// run finished.
+    fn by_traversal(
+        &self,
+        pack_no: usize,
+        pack: &Pack,
+        batches: &mut Batches<'_>,
+    ) -> Result<(), ConvertError> {
+        let (inventory, table, done) = (self.inventory, self.table, self.done);
+        let pack_path = pack.data.path();
+        let plan = pack.plan_traversal(batches.limits)?;
+        // Whether this pack's entry at `offset` is an object to scan
+        // here: new, not restored, and stored here first.
+        let wanted = |at: u32, offset: u64| {
+            table.is_planned(at)
+                && !done[at as usize]
+                && table.location(at)
+                    == (Location::Packed {
+                        pack: pack_no as u32,
+                        offset,
+                    })
+        };
+        let table_index = |index: u32| {
+            table
+                .find_id(&pack.idx.oid_at(index))
+                .expect("every idx entry is in the table")
+        };
+        let external = |id: &ObjectId| inventory.read_external(table, id);
+        // Batches finished by an earlier run are skipped.
+        let todo: Vec<usize> = (0..plan.batch_count())
+            .filter(|&b| {
+                plan.batch_objects(b)
+                    .any(|(index, offset)| wanted(table_index(index), offset))
+            })
+            .collect();
+        let sinks: Vec<Sink> = (0..plan.batch_count()).map(|_| Sink::default()).collect();
+        let finisher = Mutex::new(batches);
+        pack.traverse_batches(
+            &plan,
+            &todo,
+            &external,
+            &|index, offset, kind, body, base| {
+                let at = table_index(index);
+                if !wanted(at, offset) {
+                    return Ok(());
+                }
+                // The base was recorded first: here, just before, or
+                // by the run whose checkpoint restored it.
+                let base =
+                    base.filter(|_| kind == ObjectKind::Tree)
+                        .and_then(|(index, offset, body)| {
+                            let base = table_index(index);
+                            let restored = table.is_planned(base) && done[base as usize];
+                            (restored || wanted(base, offset)).then_some((base, body))
+                        });
+                let sink = &sinks[plan.batch_of(index)];
+                self.scanner.take(sink, at, kind, body, base, || {
+                    pack_path.display().to_string()
+                })
+            },
+            &|b| {
+                finisher
+                    .lock()
+                    .expect("no panics while holding the lock")
+                    .finish(&sinks[b])
+            },
+        )?;
+        Ok(())
+    }
+
+    /// The new loose objects, batch by batch.
+    fn loose(&self, new: &[u32], batches: &mut Batches<'_>) -> Result<(), ConvertError> {
+        let (inventory, table) = (self.inventory, self.table);
+        for batch in new.chunks(batches.limits.objects) {
+            let sink = Sink::default();
+            batch
+                .par_iter()
+                .try_for_each(|&at| -> Result<(), ConvertError> {
+                    let id = table.sha1(at);
+                    let Location::Loose { dir } = table.location(at) else {
+                        unreachable!("only loose objects are listed here")
+                    };
+                    let (kind, body) =
+                        loose::read_loose(&inventory.object_dirs[dir as usize], &id)?;
+                    self.scanner.take(&sink, at, kind, &body, None, || {
+                        inventory.loose_path(dir, &id).display().to_string()
+                    })
+                })?;
+            batches.finish(&sink)?;
+        }
+        Ok(())
+    }
 }
 
 /// Batch limits for this run: scaled by worker threads so a batch stays

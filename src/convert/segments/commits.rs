@@ -14,10 +14,11 @@
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
-use crate::convert::resume::stop_points::{StopPoints, phase};
+use crate::convert::error::ConvertError;
+use crate::convert::phase;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::idmap::{IdMap, MapRow, RunId, SegmentRows};
+use crate::pipeline::StopPoints;
 
 /// A segment renamed into place, its rows not committed yet.
 pub struct Renamed {
@@ -194,7 +195,7 @@ fn may_commit(ended: &[bool], sequence: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::objects::table::{Location, test_id};
+    use crate::convert::source_objects::table::{Location, test_id};
     use crate::object::ObjectKind;
 
     fn table(n: u32) -> ObjectTable {

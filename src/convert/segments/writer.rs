@@ -34,12 +34,13 @@ use std::path::PathBuf;
 use std::thread::{Scope, ScopedJoinHandle};
 use std::time::{Duration, Instant};
 
-use crate::convert::ConvertError;
-use crate::convert::resume::stop_points::phase;
+use crate::convert::error::ConvertError;
+use crate::convert::phase;
 use crate::convert::segments::commits::{Journal, Renamed};
 use crate::hash::HashKind;
 use crate::object::ObjectKind;
 use crate::pack::write::PackWriter;
+use crate::pipeline::Interrupted;
 
 /// Work per segment: the most an interruption can lose.
 pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
@@ -196,9 +197,9 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// temporary pack is removed) and redone by the next run.
     pub fn checkpoint(&self) -> Result<(), ConvertError> {
         if self.journal.is_abandoned() {
-            return Err(ConvertError::Interrupted);
+            return Err(Interrupted.into());
         }
-        self.journal.hooks().check_interrupt()
+        Ok(self.journal.hooks().check_interrupt()?)
     }
 
     /// Waits for the last segment's finish, which ended the sequence

@@ -16,23 +16,23 @@
 //! (`piece_search.rs`); without one (`--window 0`), blobs go in source order.
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
-//! restarts at the first chunk of their restart group (`chunking.rs`), so
+//! restarts at the first chunk of their restart group (`pipeline/chunking.rs`), so
 //! that its windows, and the pack, are those of an uninterrupted run.
 
 use std::borrow::Cow;
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
-use crate::convert::objects::read_cache;
-use crate::convert::objects::table::Location;
+use crate::convert::error::ConvertError;
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
+use crate::convert::source_objects::read_cache;
+use crate::convert::source_objects::table::Location;
 use crate::convert::write::delta_policy::{git_order, pieces, source_position};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, Windows};
 use crate::object::ObjectKind;
 use crate::pack::{EntryKind, PackError};
+use crate::pipeline::chunking::{carried_window, chunks_within, restart_at};
 use crate::zlib::deflate;
 
 /// A parallel chunk ends at this many blobs, or once its blobs take this

@@ -32,7 +32,7 @@
 use std::cmp::Reverse;
 use std::ops::Range;
 
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::pack::write::{Tries, WindowOptions};
 
 /// Objects per window piece (searched in order by one thread).
@@ -132,7 +132,7 @@ pub fn pieces<K: PartialEq>(n: usize, key: impl Fn(usize) -> Option<K>) -> Vec<R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::objects::table::test_id;
+    use crate::convert::source_objects::table::test_id;
 
     #[test]
     fn ties_are_broken_by_the_position_in_source() {

@@ -21,7 +21,7 @@
 //! (`convert/finish/`) puts the base first in the one pack.
 //!
 //! A resumed run plans the objects an interrupted run wrote with the rest,
-//! restarts at the first chunk of their restart group (`chunking.rs`) and
+//! restarts at the first chunk of their restart group (`pipeline/chunking.rs`) and
 //! prepares them again without writing them: until then they count as
 //! unnamed, as they were for the interrupted run, so that its choices, and
 //! the pack, are those of a run that was never interrupted.
@@ -40,22 +40,22 @@ use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::read_cache;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::reach_record::{ReachRecorder, Reached};
 use crate::convert::segments::writer::SegmentWriter;
-use crate::convert::write::chunking::{carried_window, chunks_within, restart_at};
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::read_cache;
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{self, ChunkSearch, Searchable, Searched};
-use crate::convert::write::reach_record::{ReachRecorder, Reached};
 use crate::convert::write::tree_translation::translate_tree_reaching;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::object::sha256_object_id;
 use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
+use crate::pipeline::chunking::{carried_window, chunks_within, restart_at};
 use crate::translate::{TranslateOptions, translate_object};
 use crate::zlib::deflate;
 
@@ -88,7 +88,7 @@ struct Translated {
     at: u32,
     kind: ObjectKind,
     stored: Stored,
-    /// For the bitmap and the commit-graph (`reach_record.rs`).
+    /// For the bitmap and the commit-graph (`convert/reach_record.rs`).
     reach: Option<Reached>,
     /// Empty for nearly every object: a boxed slice holds no allocation then.
     unknown_headers: Box<[String]>,

@@ -5,31 +5,29 @@
 
 pub mod blob_pass;
 pub mod candidate_log;
-pub mod chunking;
 pub mod delta_policy;
 pub mod map_pass;
 pub mod output_depths;
 pub mod pass;
 pub mod piece_search;
-pub mod reach_record;
 pub mod tree_translation;
 
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::convert::ConvertError;
 use crate::convert::context::Run;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::error::ConvertError;
 use crate::convert::plan::source_pairs::SourcePairs;
+use crate::convert::reach_record::ReachRecorder;
 use crate::convert::segments::commits::Journal;
 use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::write::candidate_log::CandidateLog;
 use crate::convert::write::delta_policy::DeltaOptions;
 use crate::convert::write::map_pass::{MapOutcome, map_pass};
 use crate::convert::write::output_depths::{OutputDepths, written_depths};
 use crate::convert::write::pass::Pass;
-use crate::convert::write::reach_record::ReachRecorder;
 use crate::idmap::{IdMap, RunId};
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;
@@ -43,7 +41,7 @@ pub struct Written {
     pub mapped: MapOutcome,
     /// Segments written.
     pub packs: u32,
-    /// What the objects the map pass translated reach (`reach_record.rs`).
+    /// What the objects the map pass translated reach (`convert/reach_record.rs`).
     pub reach_records: PathBuf,
 }
 
@@ -175,7 +173,7 @@ fn first_failure<A, B>(
 ) -> Result<(A, B), ConvertError> {
     match (a, b) {
         (Ok(a), Ok(b)) => Ok((a, b)),
-        (Err(ConvertError::Interrupted), Err(e)) | (Err(e), _) | (_, Err(e)) => Err(e),
+        (Err(ConvertError::Interrupted(_)), Err(e)) | (Err(e), _) | (_, Err(e)) => Err(e),
     }
 }
 
@@ -192,7 +190,7 @@ mod tests {
 
     #[test]
     fn the_failure_is_reported_over_the_stop_it_caused() {
-        let stopped = || Err::<(), _>(ConvertError::Interrupted);
+        let stopped = || Err::<(), _>(ConvertError::from(crate::pipeline::Interrupted));
         let real = |p| Err::<(), _>(failed(p));
         let message = |r: Result<((), ()), ConvertError>| r.unwrap_err().to_string();
         assert!(message(first_failure(stopped(), real("/b"))).contains("/b"));
@@ -200,7 +198,7 @@ mod tests {
         assert!(message(first_failure(real("/a"), real("/b"))).contains("/a"));
         assert!(matches!(
             first_failure(stopped(), stopped()),
-            Err(ConvertError::Interrupted)
+            Err(ConvertError::Interrupted(_))
         ));
         assert!(first_failure(Ok::<_, ConvertError>(1), Ok::<_, ConvertError>(2)).is_ok());
     }

@@ -12,9 +12,9 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicU16, Ordering};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;
 use crate::object::ObjectKind;

@@ -4,9 +4,9 @@
 use super::candidate_log::CandidateLog;
 use super::delta_policy::DeltaOptions;
 use super::output_depths::OutputDepths;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
 use crate::convert::plan::source_pairs::SourcePairs;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::pack::PackLayout;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;

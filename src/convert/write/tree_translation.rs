@@ -1,11 +1,11 @@
 //! A tree's SHA-256 form and the record of what it reaches
-//! (`reach_record.rs`), made in one walk over its entries with one table
+//! (`convert/reach_record.rs`), made in one walk over its entries with one table
 //! lookup each: the translation needs every entry's SHA-256 name, the
 //! record every entry's table index, and the memo of recent lookups
 //! (`recent_lookups.rs`) holds both in one slot.
 
-use crate::convert::objects::table::ObjectTable;
-use crate::convert::write::reach_record::Reached;
+use crate::convert::reach_record::Reached;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::translate::{TranslateError, map_id_by, translate_tree_by};
 
@@ -56,7 +56,7 @@ pub fn translate_tree_reaching(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::objects::table::{Location, test_id as id};
+    use crate::convert::source_objects::table::{Location, test_id as id};
     use crate::object::ObjectKind;
     use crate::translate::translate_tree;
 

@@ -35,11 +35,14 @@ mod varint;
 
 use std::path::{Path, PathBuf};
 
-pub(crate) use snapshot_read::{FILE_PSEUDO_REFS, REFTABLE_DIR, read_view};
+pub(crate) use snapshot_read::{FILE_PSEUDO_REFS, read_view};
 pub(crate) use stack_write::{HEAD_STUB, REFS_HEADS_STUB, refs_heads_stub};
 
-use super::{PseudoRef, RefsError, SourceRefs};
+use super::{PseudoRef, SourceRefs};
+
 use crate::hash::{HashKind, ObjectId};
+use crate::refs::error::RefsError;
+use crate::refs::storage::REFTABLE_DIR;
 use records::{RefRecord, RefValue};
 use table_write::{TableInput, write_table};
 

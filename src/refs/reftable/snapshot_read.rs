@@ -17,11 +17,11 @@ use super::log_text::tail_of;
 use super::records::{LogRecord, RefRecord, RefValue};
 use super::stack_read::{Merged, read_stack};
 use crate::hash::HashKind;
+use crate::refs::error::RefsError;
 use crate::refs::pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
-use crate::refs::{LooseRef, PackedRef, PackedRefs, RefTarget, Reflog, ReflogEntry, RefsError};
-
-/// The stack's directory inside a git directory.
-pub const REFTABLE_DIR: &str = "reftable";
+use crate::refs::snapshot::LooseRef;
+use crate::refs::storage::REFTABLE_DIR;
+use crate::refs::{PackedRef, PackedRefs, RefTarget, Reflog, ReflogEntry};
 
 /// Pseudo-refs git keeps as files even in a reftable repository: they
 /// hold more than one id, or more than an id.

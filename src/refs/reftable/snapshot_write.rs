@@ -17,8 +17,9 @@ use std::path::PathBuf;
 use super::log_text::update_of;
 use super::records::{LogRecord, LogUpdate, RefRecord, RefValue};
 use super::snapshot_read::FILE_PSEUDO_REFS;
+use crate::refs::error::RefsError;
 use crate::refs::pseudo::{PseudoContent, PseudoRef};
-use crate::refs::{RefTarget, RefsError, SourceRefs};
+use crate::refs::{RefTarget, SourceRefs};
 
 /// The records of the table, and what stays a file.
 pub struct TableRecords {

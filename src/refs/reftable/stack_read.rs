@@ -16,7 +16,7 @@ use std::path::Path;
 use super::records::{LogRecord, RefRecord, RefValue};
 use super::table_read::parse_table;
 use crate::hash::HashKind;
-use crate::refs::RefsError;
+use crate::refs::error::RefsError;
 
 /// The stack's list of tables.
 pub const TABLES_LIST: &str = "tables.list";

@@ -20,10 +20,10 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use super::layout::Footer;
-use super::snapshot_read::REFTABLE_DIR;
 use super::stack_read::{TABLES_LIST, read_list};
 use crate::durable;
-use crate::refs::RefsError;
+use crate::refs::error::RefsError;
+use crate::refs::storage::REFTABLE_DIR;
 
 /// `HEAD` of a reftable repository: the real one is in the table; this one
 /// only makes the directory look like a repository to git.

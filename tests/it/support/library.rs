@@ -3,8 +3,9 @@
 //! import from here, so that when the library's modules move only these
 //! paths change.
 
-pub use git_rehash::convert::{ConvertOptions, convert, surrogate_for, written_depths};
+pub use git_rehash::convert::{ConvertOptions, convert, written_depths};
 pub use git_rehash::fuzzing;
+pub use git_rehash::gitlink_maps::external_map::surrogate_for;
 pub use git_rehash::hash::{HashKind, ObjectId};
 pub use git_rehash::idmap::{IdMap, MapRow};
 pub use git_rehash::loose::{list_loose, loose_path, read_loose};

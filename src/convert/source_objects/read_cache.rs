@@ -14,9 +14,9 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::convert::ConvertError;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
 

@@ -11,18 +11,19 @@
 //! or updates each of them incrementally.
 //!
 //! The superproject's DEST therefore holds `modules/` before the
-//! superproject itself is written; `dest.rs` accepts a DEST holding only
+//! superproject itself is written; `dest/` accepts a DEST holding only
 //! that directory as a fresh one.
+
+mod gitmodules;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::gitmodules;
 use crate::convert::dest::check_outside_source;
+use crate::convert::dest::leftovers::remove_for_force;
 use crate::convert::error::ConvertError;
 use crate::convert::options::ConvertOptions;
 use crate::convert::outcome::{ConvertOutcome, SubmoduleOutcome};
-use crate::convert::resume::remove_for_force;
 use crate::repo::{SourceRepo, dest_layout};
 
 /// The submodule repositories to convert: name -> repository.

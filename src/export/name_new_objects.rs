@@ -11,14 +11,16 @@ use rayon::prelude::*;
 use super::dest_objects::DestObjects;
 use super::error::ExportError;
 use super::mirror_objects::ObjectNames;
-use super::names::Names;
 use super::plan::{Item, Plan, Step};
+use super::sha1_names::Names;
 use super::translate::{blob_sha1, sha1_form};
-use crate::convert::{StopPoints, chunks_within};
 use crate::hash::ObjectId;
 use crate::idmap::{IdMap, MapRow};
 use crate::object::ObjectKind;
 use crate::pack::DeltaCache;
+use crate::pipeline::Interrupted;
+use crate::pipeline::StopPoints;
+use crate::pipeline::chunking::chunks_within;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
 
@@ -60,7 +62,7 @@ pub fn name_new_objects(
         let sizes = |k: u32| dest.stored_size(stage[k as usize].at);
         for chunk in chunks_within(&new, CHUNK, CHUNK_BYTES, sizes) {
             if inputs.stops.interrupted() {
-                return Err(ExportError::Interrupted);
+                return Err(Interrupted.into());
             }
             let names_ro = &*names;
             let named: Vec<(u32, ObjectId)> = chunk

@@ -1,5 +1,7 @@
-//! Where a conversion may stop: the Ctrl-C flag, checked between chunks,
-//! and the test hook that aborts the process at a chosen checkpoint.
+//! Where a run (a conversion or an export) may stop: the interrupt flag
+//! its caller passes in (set by a Ctrl-C or SIGTERM handler), checked
+//! between chunks, and the test hook that aborts the process at a chosen
+//! kill point. Each pipeline names its own kill points (its `phase.rs`).
 //!
 //! `GIT_REHASH_TEST_KILL_AT=<n>` aborts (`std::process::abort`, as abrupt
 //! as SIGKILL: no destructor runs, temporary files stay) at the n-th kill
@@ -16,31 +18,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::convert::ConvertError;
-
-/// Kill points, by phase, in the order a run meets them.
-pub mod phase {
-    /// Before the DEST skeleton or a resumed run's cleanup.
-    pub const START: &str = "start";
-    /// After each batch of the scan is checkpointed.
-    pub const SCAN_BATCH: &str = "scan-batch";
-    /// After each object appended to an unfinished pack.
-    pub const OBJECT: &str = "object";
-    /// A segment's pack is renamed into place; its rows are not committed.
-    pub const PACK_RENAMED: &str = "pack-renamed";
-    /// Inside the SQLite transaction of a segment, before its commit.
-    pub const IN_COMMIT: &str = "in-commit";
-    /// After a segment's rows are committed.
-    pub const COMMITTED: &str = "committed";
-    /// The folded pack is renamed into place; the journal does not know it.
-    pub const FOLDED: &str = "folded";
-    /// The journal records the fold; the segments are not deleted yet.
-    pub const FOLD_RECORDED: &str = "fold-recorded";
-    /// Refs written, stale refs not yet removed.
-    pub const REFS: &str = "refs";
-    /// Everything durable, `HEAD` and `config` not yet written.
-    pub const PUBLISH: &str = "publish";
-}
+use super::interrupted::Interrupted;
 
 /// The interrupt flag and the test hooks of one run.
 pub struct StopPoints {
@@ -87,19 +65,19 @@ impl StopPoints {
         }
     }
 
-    /// A consistent place to stop: errors with [`ConvertError::Interrupted`]
-    /// once Ctrl-C was pressed.
-    pub fn check_interrupt(&self) -> Result<(), ConvertError> {
+    /// A consistent place to stop: errors with [`Interrupted`] once the
+    /// caller set the interrupt flag.
+    pub fn check_interrupt(&self) -> Result<(), Interrupted> {
         if let Some(pause) = self.pause {
             std::thread::sleep(pause);
         }
         if self.interrupted() {
-            return Err(ConvertError::Interrupted);
+            return Err(Interrupted);
         }
         Ok(())
     }
 
-    /// Whether Ctrl-C was pressed (for checks in hot loops: no pause).
+    /// Whether the interrupt flag is set (for checks in hot loops: no pause).
     pub fn interrupted(&self) -> bool {
         self.interrupt
             .as_ref()

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use rayon::prelude::*;
 
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{ObjectId, PrefixBuckets};
 
 /// The table's named objects by the first 8 bytes of their SHA-256 names,

@@ -12,7 +12,8 @@
 use std::io::Read;
 use std::path::Path;
 
-use crate::convert::ConvertError;
+use super::error::{GitlinkMapError, InvalidContent};
+use crate::durable::PathError;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{ForEachError, IdMap};
 use crate::object::ObjectKind;
@@ -28,7 +29,7 @@ pub enum PairOrigin {
 
 impl PairOrigin {
     pub fn as_str(self) -> &'static str {
-        use super::gitlinks_record::origin;
+        use super::recorded::origin;
         match self {
             PairOrigin::SubmoduleMap => origin::SUBMODULE_MAP,
             PairOrigin::Surrogate => origin::SURROGATE,
@@ -44,7 +45,7 @@ pub struct ExternalMap {
 
 impl ExternalMap {
     /// Reads every file; a SHA-1 given two different SHA-256 names is refused.
-    pub fn load(files: &[impl AsRef<Path>]) -> Result<Self, ConvertError> {
+    pub fn load(files: &[impl AsRef<Path>]) -> Result<Self, GitlinkMapError> {
         let mut map = ExternalMap::default();
         for file in files {
             let file = file.as_ref();
@@ -64,7 +65,7 @@ impl ExternalMap {
         &mut self,
         file: &Path,
         pairs: Vec<([u8; 20], [u8; 32])>,
-    ) -> Result<(), ConvertError> {
+    ) -> Result<(), GitlinkMapError> {
         self.pairs.extend(
             pairs
                 .into_iter()
@@ -134,21 +135,21 @@ pub fn surrogate_for(id: &ObjectId) -> ObjectId {
     ObjectId::Sha256(digest)
 }
 
-fn invalid(path: &Path, reason: String) -> ConvertError {
-    ConvertError::io(
-        path,
-        std::io::Error::new(std::io::ErrorKind::InvalidData, reason),
-    )
+fn invalid(path: &Path, reason: String) -> GitlinkMapError {
+    GitlinkMapError::Invalid {
+        path: path.to_path_buf(),
+        reason: InvalidContent(reason),
+    }
 }
 
-fn is_sqlite(path: &Path) -> Result<bool, ConvertError> {
+fn is_sqlite(path: &Path) -> Result<bool, GitlinkMapError> {
     let mut head = [0u8; 16];
-    let mut f = std::fs::File::open(path).map_err(|e| ConvertError::io(path, e))?;
-    let n = f.read(&mut head).map_err(|e| ConvertError::io(path, e))?;
+    let mut f = std::fs::File::open(path).map_err(|e| PathError::new(path, e))?;
+    let n = f.read(&mut head).map_err(|e| PathError::new(path, e))?;
     Ok(n == 16 && &head == b"SQLite format 3\0")
 }
 
-fn read_database(path: &Path, out: &mut Vec<([u8; 20], [u8; 32])>) -> Result<(), ConvertError> {
+fn read_database(path: &Path, out: &mut Vec<([u8; 20], [u8; 32])>) -> Result<(), GitlinkMapError> {
     let map = IdMap::open_read_only(path).map_err(|e| invalid(path, e.to_string()))?;
     let result = map.for_each(|row| {
         if row.kind == ObjectKind::Commit
@@ -161,12 +162,12 @@ fn read_database(path: &Path, out: &mut Vec<([u8; 20], [u8; 32])>) -> Result<(),
     match result {
         Ok(()) => Ok(()),
         Err(ForEachError::Map(e)) => Err(invalid(path, e.to_string())),
-        Err(ForEachError::Io(e)) => Err(ConvertError::io(path, e)),
+        Err(ForEachError::Io(e)) => Err(PathError::new(path, e).into()),
     }
 }
 
-fn read_text(path: &Path, out: &mut Vec<([u8; 20], [u8; 32])>) -> Result<(), ConvertError> {
-    let text = std::fs::read(path).map_err(|e| ConvertError::io(path, e))?;
+fn read_text(path: &Path, out: &mut Vec<([u8; 20], [u8; 32])>) -> Result<(), GitlinkMapError> {
+    let text = std::fs::read(path).map_err(|e| PathError::new(path, e))?;
     for (n, line) in text.split(|&b| b == b'\n').enumerate() {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         if line.is_empty() || line.starts_with(b"#") {

@@ -16,36 +16,25 @@
 
 use std::path::Path;
 
-use crate::convert::ConvertError;
+use super::notes_tree::{PathEntry, build_trees, classify, fanouts, note_path};
+use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
-use crate::convert::interop::notes_tree::{PathEntry, build_trees, classify, fanouts, note_path};
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::outcome::RekeyedRef;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{CreatedRow, IdMap};
 use crate::loose::write_loose;
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference};
 use crate::pack::DeltaCache;
 use crate::refs::SourceRefs;
+use crate::repo::dest_layout;
 
 /// Why the objects were created, as recorded in the map.
 pub const REASON: &str = "rekey-notes";
 
 /// The message of the re-keying commit.
 pub const MESSAGE: &str = "Notes re-keyed to SHA-256 names by git-rehash\n";
-
-/// What re-keying did to one notes ref.
-#[derive(Clone, Debug)]
-pub struct RekeyedRef {
-    pub name: String,
-    /// The new commit the ref now names.
-    pub commit: ObjectId,
-    /// Notes moved to the SHA-256 name of their object.
-    pub notes: usize,
-    /// Notes whose object SOURCE does not have: kept at their SHA-1 path
-    /// (git in DEST ignores them, as it ignores any non-note entry).
-    pub kept_unmapped: usize,
-}
 
 /// Re-keys every notes ref of `refs`; the caller points DEST's refs at the
 /// new commits ([`RekeyedRef::commit`]).
@@ -143,7 +132,7 @@ fn rekey_one(
         entries.push(PathEntry { id, ..other });
     }
 
-    let objects = dest.join("objects");
+    let objects = dest_layout::objects_dir(dest);
     let mut write = |kind: ObjectKind, body: &[u8]| -> Result<ObjectId, ConvertError> {
         let id = write_loose(&objects, kind, body)?;
         // A tree equal to a translated one (no notes moved) is not new;

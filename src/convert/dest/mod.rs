@@ -8,10 +8,12 @@
 //! first conversion leaves a directory git does not open. Later runs
 //! (resume, incremental update) reuse DEST as it is.
 
+pub mod leftovers;
+
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
-use crate::convert::ConvertError;
+use crate::convert::error::ConvertError;
 use crate::convert::error::{DestState, Refusal};
 use crate::durable;
 use crate::repo::dest_layout;
@@ -115,7 +117,7 @@ impl Dest {
 
 /// Whether DEST holds no conversion yet: it is empty, or holds nothing but
 /// `modules/`, where `--recurse-submodules` converts the submodules before
-/// the superproject (submodules.rs).
+/// the superproject (`convert/submodules/`).
 pub fn is_fresh(path: &Path) -> Result<bool, ConvertError> {
     for entry in fs::read_dir(path).map_err(|e| ConvertError::io(path, e))? {
         let entry = entry.map_err(|e| ConvertError::io(path, e))?;

@@ -19,16 +19,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use super::known_edges::KnownEdges;
-use crate::convert::ConvertError;
-use crate::convert::objects::by_sha256::BySha256;
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::by_sha256::BySha256;
 use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::pack::reach::{ReachError, ReachSummary, ReachTargets, write_reach_indexes};
 use crate::progress::Progress;
 use crate::repo::dest_layout;
-
-/// The serving indexes a run wrote, and the time they took.
-pub type ServingIndexes = Option<(ReachSummary, Duration)>;
 
 /// The index of the pack that needs its bitmap and commit-graph: DEST's
 /// only pack, when it has no bitmap yet and DEST shares no pool's objects.
@@ -45,7 +42,7 @@ pub fn target(dest: &Path, map: &IdMap) -> Result<Option<PathBuf>, ConvertError>
 }
 
 /// What the map pass recorded of the objects it translated
-/// (`write/reach_record.rs`), so that they need not be read back.
+/// (`convert/reach_record.rs`), so that they need not be read back.
 pub struct Recorded<'a> {
     pub records: &'a Path,
     pub names: &'a BySha256<'a>,

@@ -13,8 +13,8 @@
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::durable;
 use crate::hash::ObjectId;
 use crate::repo::dest_layout;

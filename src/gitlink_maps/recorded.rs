@@ -7,8 +7,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::convert::ConvertError;
+use super::error::GitlinkMapError;
 use crate::durable;
+use crate::durable::PathError;
 
 /// sha1 hex -> (sha256 hex, origin), by SHA-1.
 pub type Recorded = BTreeMap<String, (String, String)>;
@@ -24,11 +25,11 @@ pub mod origin {
 }
 
 /// The pairs the file at `path` records (none when it does not exist).
-pub fn read_recorded(path: &Path) -> Result<Recorded, ConvertError> {
+pub fn read_recorded(path: &Path) -> Result<Recorded, GitlinkMapError> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(ConvertError::io(path, e)),
+        Err(e) => return Err(PathError::new(path, e).into()),
     };
     let mut out = BTreeMap::new();
     for line in text.lines().filter(|l| !l.starts_with('#')) {
@@ -42,7 +43,7 @@ pub fn read_recorded(path: &Path) -> Result<Recorded, ConvertError> {
 
 /// Writes `recorded` to `path`, durably: a `#` line, then
 /// `<sha1> <sha256> <origin>` per pair, by SHA-1.
-pub fn write_recorded(path: &Path, recorded: &Recorded) -> Result<(), ConvertError> {
+pub fn write_recorded(path: &Path, recorded: &Recorded) -> Result<(), GitlinkMapError> {
     let mut text = format!(
         "# git-rehash gitlink pairs: <sha1> <sha256> <origin: {} | {} | {}>\n",
         origin::SUBMODULE_MAP,

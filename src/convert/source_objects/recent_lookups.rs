@@ -20,7 +20,7 @@
 
 use std::cell::RefCell;
 
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::ObjectId;
 
 /// Slots in a thread's memo (a power of two).
@@ -164,7 +164,7 @@ fn slot_of(id: &[u8; 20]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::convert::objects::table::{Location, test_id as id};
+    use crate::convert::source_objects::table::{Location, test_id as id};
     use crate::hash::HashKind;
 
     fn table(ids: &[[u8; 20]]) -> ObjectTable {

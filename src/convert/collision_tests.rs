@@ -8,13 +8,14 @@
 
 use std::path::Path;
 
+use crate::convert::convert;
 use crate::convert::error::{ConvertError, CorruptInput};
-use crate::convert::{ConvertOptions, convert};
+use crate::convert::options::ConvertOptions;
 use crate::object::collision_hook;
 use crate::progress::NoProgress;
 use crate::test_git::git;
 
-const SHATTERED_1: &[u8] = include_bytes!("../../../tests/data/shattered-1.pdf");
+const SHATTERED_1: &[u8] = include_bytes!("../../tests/data/shattered-1.pdf");
 /// The plain SHA-1 of the SHAttered PDFs, which the detector reports.
 const SHATTERED_SHA1: &str = "38762cf7f55934b34d179ae6a4c80cadccbb7f0a";
 

@@ -23,8 +23,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::convert::ConvertError;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, for_each_reference};
 use crate::pack::reach::{committer_time, followed_by_walk};

@@ -13,9 +13,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use crate::convert::ConvertError;
-use crate::convert::objects::inventory::Inventory;
-use crate::convert::objects::table::ObjectTable;
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::inventory::Inventory;
+use crate::convert::source_objects::table::ObjectTable;
 use crate::gitconfig::GitConfig;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};

@@ -9,7 +9,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::convert::objects::name_hashes::NameHashes;
+use crate::convert::source_objects::name_hashes::NameHashes;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::write::NameHashVersion;
@@ -112,7 +112,7 @@ pub struct ObjectTable {
     fanout: Vec<u32>,
     bits: u32,
     /// interop: pairs of objects SOURCE does not have (gitlink targets).
-    external: crate::convert::interop::external_map::ExternalMap,
+    external: crate::gitlink_maps::external_map::ExternalMap,
     /// Commits whose mergetags naming objects SOURCE does not have are
     /// kept verbatim (`--unmapped-mergetags=verbatim`): sorted indices, few.
     verbatim_mergetags: Vec<u32>,
@@ -355,11 +355,11 @@ impl ObjectTable {
 
     /// interop: pairs consulted by [`ObjectTable::map_sha1`] for ids SOURCE
     /// does not store (gitlink targets from submodule maps, surrogates).
-    pub fn set_external(&mut self, external: crate::convert::interop::external_map::ExternalMap) {
+    pub fn set_external(&mut self, external: crate::gitlink_maps::external_map::ExternalMap) {
         self.external = external;
     }
 
-    pub fn external(&self) -> &crate::convert::interop::external_map::ExternalMap {
+    pub fn external(&self) -> &crate::gitlink_maps::external_map::ExternalMap {
         &self.external
     }
 

@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::convert::ConvertError;
-use crate::convert::objects::table::{Location, ObjectTable};
+use crate::convert::error::ConvertError;
+use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
 use crate::object::ObjectKind;

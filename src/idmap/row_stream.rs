@@ -1,8 +1,10 @@
 //! Streaming every row of the map, in SHA-1 order, without allocating per
 //! row (the export formats are written by the CLI).
 
+use super::IdMap;
 use super::query::decode_row;
-use super::{ForEachError, IdMap, MapRow};
+use super::row::MapRow;
+use super::store::ForEachError;
 use crate::object::ObjectKind;
 
 /// Calls `f` for every row (or every row of kind `only`) of `maps`, in
