@@ -181,7 +181,7 @@ fn convert_in_pool(
 
     // Every object is named now: the fold and the bitmap meet them by
     // their SHA-256 names through one index.
-    let names = source_objects::by_sha256::BySha256::new(&table);
+    let names = source_objects::by_dest_name::ByDestName::new(&table);
     let folded = finish::fold_segments(&dest.path, &mut map, map_run, &names, &stops, progress)?;
     if let Some(folded) = &folded {
         outcome.packs_written = 1;

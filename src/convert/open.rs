@@ -16,7 +16,6 @@ use super::shared_pool::{self, SharedPool};
 use super::source_objects::inventory::Inventory;
 use super::source_objects::read_cache;
 use super::source_objects::table::ObjectTable;
-use crate::hash::HashKind;
 use crate::idmap::IdMap;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
@@ -52,7 +51,7 @@ pub fn open(
     let pool = pool_of(opts, existing.as_ref())?;
     stops.kill_point(phase::START);
 
-    let source_refs = refs::read_source_refs(&source.git_dir, HashKind::Sha1)?;
+    let source_refs = refs::read_source_refs(&source.git_dir, source.object_format)?;
     if let Some(operation) = refs::in_progress_in_table(&source_refs) {
         return Err(Refusal::InProgress {
             path: source.git_dir.clone(),
@@ -93,16 +92,6 @@ pub fn open(
 /// would lie inside it or its alternates.
 fn open_source(opts: &ConvertOptions) -> Result<SourceRepo, ConvertError> {
     let source = SourceRepo::open(&opts.source)?;
-    if source.object_format != HashKind::Sha1 {
-        return Err(crate::repo::SourceError::Unsupported {
-            path: source.git_dir.clone(),
-            reason: format!(
-                "it uses object format {}; this build converts SHA-1 repositories",
-                source.object_format
-            ),
-        }
-        .into());
-    }
     if let Some(operation) = refs::in_progress_operation(&source.git_dir) {
         return Err(Refusal::InProgress {
             path: source.git_dir.clone(),

@@ -3,7 +3,7 @@
 //!
 //! A hex string names an object by prefix (git's `get_short_oid`): on the
 //! SHA-1 side it is a range scan of the clustered primary key, on the
-//! SHA-256 side a range scan of `objects_by_sha256`. SQLite compares blobs
+//! SHA-256 side a range scan of `objects_by_dest_name`. SQLite compares blobs
 //! with `memcmp` and then by length, so the rows starting with the prefix
 //! are exactly `lo <= id < hi`, where `lo` is the prefix's bytes (an odd
 //! trailing digit filling the high half of the last byte) and `hi` is `lo`
@@ -224,11 +224,11 @@ pub struct Resolver<'m> {
 struct Probe<'m> {
     map: &'m IdMap,
     by_sha1: Statement<'m>,
-    by_sha256: Statement<'m>,
+    by_dest_name: Statement<'m>,
     sha1_eq: Statement<'m>,
     sha256_eq: Statement<'m>,
     committish_by_sha1: Statement<'m>,
-    committish_by_sha256: Statement<'m>,
+    committish_by_dest_name: Statement<'m>,
     /// The prefix filters of the SHA-1 and SHA-256 sides, opened with the
     /// snapshot (they are only valid within it).
     filters: [Option<PrefixFilter<'m>>; 2],
@@ -281,7 +281,7 @@ impl<'m> Resolver<'m> {
             for probe in &mut self.probes {
                 let stmt = match side {
                     HashKind::Sha1 => &mut probe.committish_by_sha1,
-                    HashKind::Sha256 => &mut probe.committish_by_sha256,
+                    HashKind::Sha256 => &mut probe.committish_by_dest_name,
                 };
                 scan(probe.map, stmt, &range, &mut matches)?;
             }
@@ -303,7 +303,7 @@ impl<'m> Resolver<'m> {
             for probe in &mut self.probes {
                 let stmt = match id.kind() {
                     HashKind::Sha1 => &mut probe.by_sha1,
-                    HashKind::Sha256 => &mut probe.by_sha256,
+                    HashKind::Sha256 => &mut probe.by_dest_name,
                 };
                 scan(probe.map, stmt, &range, &mut matches)?;
             }
@@ -329,11 +329,11 @@ impl<'m> Probe<'m> {
         Ok(Probe {
             map,
             by_sha1: prepare(SELECT_BY_SHA1)?,
-            by_sha256: prepare(SELECT_BY_SHA256)?,
+            by_dest_name: prepare(SELECT_BY_SHA256)?,
             sha1_eq: prepare(SELECT_SHA1_EQ)?,
             sha256_eq: prepare(SELECT_SHA256_EQ)?,
             committish_by_sha1: prepare(SELECT_COMMITTISH_BY_SHA1)?,
-            committish_by_sha256: prepare(SELECT_COMMITTISH_BY_SHA256)?,
+            committish_by_dest_name: prepare(SELECT_COMMITTISH_BY_SHA256)?,
             filters: [None, None],
             in_snapshot: false,
         })
@@ -398,7 +398,7 @@ impl<'m> Probe<'m> {
             let stmt = if prefix.len() == HashKind::Sha256.hex_len() {
                 &mut self.sha256_eq
             } else {
-                &mut self.by_sha256
+                &mut self.by_dest_name
             };
             scan(self.map, stmt, range, matches)?;
         }

@@ -12,20 +12,21 @@ use flate2::write::ZlibEncoder;
 use super::loose_path;
 use crate::durable::{self, PathError};
 use crate::hash::ObjectId;
-use crate::object::{ObjectKind, object_header, sha256_object_id};
+use crate::object::{ObjectKind, object_header};
 
-/// Stores `body` as a loose SHA-256 object unless DEST has it already;
-/// returns its name. Durable on return (temp file, fsync, rename), so a
-/// ref written afterwards never names a missing object.
+/// Stores `body` as the loose object `id` (its name in DEST's hash, which
+/// the caller computed: a SHA-1 name with collision detection) unless DEST
+/// has it already. Durable on return (temp file, fsync, rename), so a ref
+/// written afterwards never names a missing object.
 pub fn write_loose(
     objects_dir: &Path,
+    id: ObjectId,
     kind: ObjectKind,
     body: &[u8],
-) -> Result<ObjectId, PathError> {
-    let id = sha256_object_id(kind, body);
+) -> Result<(), PathError> {
     let path = loose_path(objects_dir, &id);
     if path.is_file() {
-        return Ok(id);
+        return Ok(());
     }
     let dir = path.parent().expect("loose paths have a fan-out directory");
     std::fs::create_dir_all(dir).map_err(PathError::at(dir))?;
@@ -38,25 +39,27 @@ pub fn write_loose(
         z.write_all(body)?;
         z.finish().map(drop)
     })?;
-    Ok(id)
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::hash::HashKind;
+    use crate::object::object_id;
 
     #[test]
-    fn written_object_reads_back() {
+    fn written_object_reads_back_in_either_hash() {
         let dir = tempfile::tempdir().unwrap();
-        let id = write_loose(dir.path(), ObjectKind::Blob, b"hello\n").unwrap();
-        assert_eq!(
-            write_loose(dir.path(), ObjectKind::Blob, b"hello\n").unwrap(),
-            id
-        );
-        let (kind, body) = crate::loose::read_loose(dir.path(), &id).unwrap();
-        assert_eq!(
-            (kind, body.as_slice()),
-            (ObjectKind::Blob, b"hello\n".as_slice())
-        );
+        for hash in [HashKind::Sha256, HashKind::Sha1] {
+            let id = object_id(hash, ObjectKind::Blob, b"hello\n").unwrap();
+            write_loose(dir.path(), id, ObjectKind::Blob, b"hello\n").unwrap();
+            write_loose(dir.path(), id, ObjectKind::Blob, b"hello\n").unwrap();
+            let (kind, body) = crate::loose::read_loose(dir.path(), &id).unwrap();
+            assert_eq!(
+                (kind, body.as_slice()),
+                (ObjectKind::Blob, b"hello\n".as_slice())
+            );
+        }
     }
 }

@@ -21,7 +21,7 @@ pub fn settle(
 ) -> Result<(), ConvertError> {
     let unmapped: Vec<&UnmappedMergetag> = found
         .iter()
-        .filter(|m| table.map_sha1(&m.target).is_none())
+        .filter(|m| table.map_source(&m.target).is_none())
         .collect();
     if unmapped.is_empty() {
         return Ok(());
@@ -31,7 +31,7 @@ pub fn settle(
             let mut listed: Vec<MergetagTarget> = unmapped
                 .iter()
                 .map(|m| MergetagTarget {
-                    commit: table.sha1(m.commit),
+                    commit: table.source_id(m.commit),
                     target: m.target,
                 })
                 .collect();

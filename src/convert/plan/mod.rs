@@ -72,7 +72,7 @@ pub fn plan(
         return Err(gitlinks::unmapped_gitlinks_error(found, &scanned.gitlinks));
     }
     for (refname, id) in required_ref_targets(source_refs) {
-        if table.find_id(&id).is_none() && well_known_pair(&id).is_none() {
+        if table.find(&id).is_none() && well_known_pair(&id).is_none() {
             return Err(Refusal::MissingRefTarget { refname, id }.into());
         }
     }

@@ -48,7 +48,7 @@ impl SourcePairs {
                     if matches!(entry.kind, EntryKind::Base(_)) {
                         continue;
                     }
-                    let Some(at) = table.find_id(&pack.idx.oid_at(position)) else {
+                    let Some(at) = table.find(&pack.idx.oid_at(position)) else {
                         continue;
                     };
                     // An object stored twice is read from its first place.
@@ -61,7 +61,7 @@ impl SourcePairs {
                     }
                     if let Some(base) = layout
                         .delta_base(pack, &entry.kind)
-                        .and_then(|id| table.find_id(&id))
+                        .and_then(|id| table.find(&id))
                     {
                         pairs.push((at, base));
                     }
