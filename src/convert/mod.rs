@@ -42,6 +42,7 @@ mod resume;
 mod scan;
 mod segments;
 mod shared_pool;
+mod source_map;
 mod source_objects;
 mod submodules;
 mod tag_peel;
@@ -124,6 +125,7 @@ fn convert_in_pool(
         source_refs,
         ref_format,
         inventory,
+        source_map,
         mut table,
         dest,
         map,
@@ -132,6 +134,7 @@ fn convert_in_pool(
     let run = Run {
         opts,
         inventory: &inventory,
+        source_map: source_map.as_ref(),
         // Verbatim mergetags are allowed per commit, for the commits the
         // plan found (`ObjectTable::keeps_mergetags`).
         translate: TranslateOptions {
@@ -170,6 +173,15 @@ fn convert_in_pool(
 
     let (written, mut map, map_run) =
         write::write_objects(&run, &table, waves, &pairs, &dest.path, map)?;
+    // Every object is named: SOURCE's own map must agree with every name.
+    if let Some(source_map) = &source_map
+        && let Err(e) = source_map.check(&table)
+    {
+        if fresh {
+            dest.discard()?;
+        }
+        return Err(e);
+    }
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.unknown_headers = written.mapped.unknown_headers;
     outcome.verbatim_mergetag_commits = table.verbatim_mergetag_count() as u64;

@@ -13,6 +13,7 @@ use super::outcome::ConvertOutcome;
 use super::phase;
 use super::resume::{self, Existing};
 use super::shared_pool::{self, SharedPool};
+use super::source_map::SourceMap;
 use super::source_objects::inventory::Inventory;
 use super::source_objects::read_cache;
 use super::source_objects::table::ObjectTable;
@@ -30,6 +31,8 @@ pub struct Opened {
     pub ref_format: RefStorage,
     /// SOURCE's packs and loose objects.
     pub inventory: Inventory,
+    /// SOURCE's own map, when SOURCE is a git-rehash DEST.
+    pub source_map: Option<SourceMap>,
     /// Every object of SOURCE; those with map rows are marked converted.
     pub table: ObjectTable,
     pub dest: Dest,
@@ -47,6 +50,7 @@ pub fn open(
     outcome: &mut ConvertOutcome,
 ) -> Result<Opened, ConvertError> {
     let source = open_source(opts)?;
+    let source_map = SourceMap::open(&source)?;
     let existing = resume::open_existing(opts, &source)?;
     let pool = pool_of(opts, existing.as_ref())?;
     stops.kill_point(phase::START);
@@ -81,6 +85,7 @@ pub fn open(
         source_refs,
         ref_format,
         inventory,
+        source_map,
         table,
         dest,
         map,

@@ -113,6 +113,48 @@ impl IdMap {
         Ok(map)
     }
 
+    /// Opens, read-only, a database that belongs to a repository this run
+    /// must not write (SOURCE's own map): SQLite's `immutable` parameter,
+    /// so that nothing is created beside it (no `-shm`, no `-wal`) and no
+    /// lock is taken. What a write-ahead log holds beyond its last
+    /// checkpoint is not seen: an older, consistent state of the map.
+    pub fn open_immutable(path: &Path) -> Result<Self, IdMapError> {
+        use std::os::unix::ffi::OsStrExt as _;
+        let mut uri = String::from("file:");
+        for &b in path.as_os_str().as_bytes() {
+            if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
+                uri.push(char::from(b));
+            } else {
+                uri.push_str(&format!("%{b:02X}"));
+            }
+        }
+        uri.push_str("?mode=ro&immutable=1");
+        let conn = Connection::open_with_flags(
+            &uri,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|source| IdMapError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let mut map = IdMap {
+            conn,
+            path: path.to_path_buf(),
+            shadowed: false,
+        };
+        if let Err(found) = migrations::check(&map.conn).map_err(|e| map.sql(e))? {
+            return Err(IdMapError::TooNew {
+                path: path.to_path_buf(),
+                found,
+                known: migrations::latest_version(),
+            });
+        }
+        map.shadowed = staged::shadow(&map.conn, path)?;
+        Ok(map)
+    }
+
     pub fn path(&self) -> &Path {
         &self.path
     }
@@ -335,6 +377,35 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, rows);
+    }
+
+    /// SOURCE's own map is read without a file appearing beside it, even
+    /// in a directory whose name needs escaping in a URI.
+    #[test]
+    fn an_immutable_open_reads_and_leaves_no_file_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("a dir?#%");
+        std::fs::create_dir(&sub).unwrap();
+        let path = sub.join("map.sqlite");
+        {
+            let mut map = IdMap::open_rw(&path).unwrap();
+            map.load((0..10).map(row)).unwrap();
+            map.finish_load().unwrap();
+            map.set_meta(DIRECTION, Direction::REVERSE.name()).unwrap();
+        }
+        let before: Vec<_> = std::fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        let map = IdMap::open_immutable(&path).unwrap();
+        assert_eq!(map.count().unwrap(), 10);
+        assert_eq!(map.direction().unwrap(), Direction::REVERSE);
+        drop(map);
+        let after: Vec<_> = std::fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(before, after);
     }
 
     #[test]

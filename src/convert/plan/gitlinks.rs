@@ -34,8 +34,8 @@ pub struct Recorded<'a> {
     pub edges: &'a mut [(u32, u32)],
 }
 
-/// Builds the refusal for gitlinks whose submodule commits have no SHA-256
-/// name: one line per submodule path.
+/// Builds the refusal for gitlinks whose submodule commits have no name in
+/// DEST's hash: one line per submodule path.
 pub fn unmapped_gitlinks_error(
     recorded: Recorded<'_>,
     problems: &[UnmappedGitlink],
@@ -75,9 +75,10 @@ pub fn unmapped_gitlinks_error(
         })
         .collect();
     let mut msg = format!(
-        "cannot convert: gitlinks in {} tree(s) name submodule commits that have no SHA-256 name \
+        "cannot convert: gitlinks in {} tree(s) name submodule commits that have no {} name \
          (git refuses these too: the submodule must be converted first)",
-        wanted.len()
+        wanted.len(),
+        table.direction().dest()
     );
     for sub in &submodules {
         msg.push_str(&format!(

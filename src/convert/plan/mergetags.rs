@@ -13,17 +13,23 @@ use crate::convert::source_objects::table::ObjectTable;
 
 /// Refuses `found` (mergetags whose target SOURCE lacks) or marks their
 /// commits, by `policy`. A target named through an external pair (a
-/// submodule map) translates like any id and is left alone.
+/// submodule map) translates like any id and is left alone; the commits of
+/// `recorded` (the commits SOURCE's own map records as translated with a
+/// verbatim mergetag, sorted) are marked whatever the policy: kept so,
+/// they translate back exactly.
 pub fn settle(
     policy: UnmappedMergetags,
     table: &mut ObjectTable,
     found: &[UnmappedMergetag],
+    recorded: &[u32],
 ) -> Result<(), ConvertError> {
     let unmapped: Vec<&UnmappedMergetag> = found
         .iter()
         .filter(|m| table.map_source(&m.target).is_none())
+        .filter(|m| recorded.binary_search(&m.commit).is_err())
         .collect();
     if unmapped.is_empty() {
+        table.set_verbatim_mergetags(recorded.to_vec());
         return Ok(());
     }
     match policy {
@@ -40,7 +46,11 @@ pub fn settle(
             Err(Refusal::UnmappedMergetags(listed).into())
         }
         UnmappedMergetags::Verbatim => {
-            table.set_verbatim_mergetags(unmapped.iter().map(|m| m.commit).collect());
+            let commits = unmapped
+                .iter()
+                .map(|m| m.commit)
+                .chain(recorded.iter().copied());
+            table.set_verbatim_mergetags(commits.collect());
             Ok(())
         }
     }

@@ -61,8 +61,20 @@ pub fn plan(
     if !scanned.missing.is_empty() {
         return Err(Refusal::MissingObjects(std::mem::take(&mut scanned.missing)).into());
     }
-    let gitlink_targets = gitlink_names::resolve_gitlinks(run.opts, table, &mut scanned.gitlinks)?;
-    mergetags::settle(run.opts.unmapped_mergetags, table, &scanned.mergetags)?;
+    let gitlink_targets = gitlink_names::resolve_gitlinks(run, table, &mut scanned.gitlinks)?;
+    let recorded_verbatim = match run.source_map {
+        Some(source_map) => {
+            table.set_recorded_tag_names(source_map.tag_names(table)?);
+            source_map.verbatim_mergetags(table)?
+        }
+        None => Vec::new(),
+    };
+    mergetags::settle(
+        run.opts.unmapped_mergetags,
+        table,
+        &scanned.mergetags,
+        &recorded_verbatim,
+    )?;
     if !scanned.gitlinks.is_empty() {
         let found = gitlinks::Recorded {
             inventory: run.inventory,

@@ -40,7 +40,7 @@ pub fn before_publish(
         let (sha1, sha256) = direction.columns(*id, mapped);
         match origin {
             PairOrigin::SubmoduleMap => outcome.gitlinks_mapped += 1,
-            PairOrigin::Surrogate => outcome.gitlink_surrogates += 1,
+            PairOrigin::Surrogate | PairOrigin::Sha1Surrogate => outcome.gitlink_surrogates += 1,
         }
         recorded
             .entry(sha1.to_hex())
@@ -49,7 +49,8 @@ pub fn before_publish(
     if !recorded.is_empty() {
         let mut surrogates = 0;
         for (sha1, (sha256, origin)) in &recorded {
-            surrogates += usize::from(origin == PairOrigin::Surrogate.as_str());
+            let stand_in = [PairOrigin::Surrogate, PairOrigin::Sha1Surrogate];
+            surrogates += usize::from(stand_in.iter().any(|s| origin == s.as_str()));
             if let (Some(a), Some(b)) = (
                 ObjectId::from_hex(HashKind::Sha1, sha1.as_bytes()),
                 ObjectId::from_hex(HashKind::Sha256, sha256.as_bytes()),

@@ -107,10 +107,12 @@ fn rekey_one(
     })?;
     let table = reader.table;
     let translate = |id: &ObjectId| {
-        table.map_source(id).ok_or_else(|| CorruptInput::Malformed {
-            id: base,
-            kind: ObjectKind::Commit,
-            reason: format!("notes entry {id} has no {} name", direction.dest()),
+        table.map_source(id).ok_or_else(|| {
+            ConvertError::from(CorruptInput::Malformed {
+                id: base,
+                kind: ObjectKind::Commit,
+                reason: format!("notes entry {id} has no {} name", direction.dest()),
+            })
         })
     };
     // Notes of objects SOURCE has, by DEST key; the others stay put.

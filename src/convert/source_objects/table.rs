@@ -149,6 +149,9 @@ pub struct ObjectTable {
     /// Commits whose mergetags naming objects SOURCE does not have are
     /// kept verbatim (`--unmapped-mergetags=verbatim`): sorted indices, few.
     verbatim_mergetags: Vec<u32>,
+    /// The DEST names SOURCE's own map records for SOURCE's tags, when
+    /// SOURCE is a git-rehash DEST (`source_map.rs`): sorted by index, few.
+    recorded_tag_names: Vec<(u32, ObjectId)>,
     /// Unique to this table and to the DEST names it holds: a new one
     /// whenever a name may be overwritten, so that the per-thread memos of
     /// lookups (`recent_lookups.rs`) never answer from a stale table.
@@ -201,6 +204,7 @@ impl ObjectTable {
             bits,
             external: Default::default(),
             verbatim_mergetags: Vec::new(),
+            recorded_tag_names: Vec::new(),
             serial: next_serial(),
         }
     }
@@ -444,6 +448,22 @@ impl ObjectTable {
     /// Whether commit `i` keeps its unmapped mergetags verbatim.
     pub fn keeps_mergetags(&self, i: u32) -> bool {
         self.verbatim_mergetags.binary_search(&i).is_ok()
+    }
+
+    /// Sets the names SOURCE's own map records for its tags (sorted by
+    /// index).
+    pub fn set_recorded_tag_names(&mut self, names: Vec<(u32, ObjectId)>) {
+        debug_assert!(names.is_sorted_by_key(|&(at, _)| at));
+        self.recorded_tag_names = names;
+    }
+
+    /// The DEST name SOURCE's own map records for tag `i`, if any.
+    pub fn recorded_tag_name(&self, i: u32) -> Option<ObjectId> {
+        let at = self
+            .recorded_tag_names
+            .binary_search_by_key(&i, |&(at, _)| at)
+            .ok()?;
+        Some(self.recorded_tag_names[at].1)
     }
 
     /// Indices of all objects.

@@ -56,7 +56,9 @@ use crate::object::ObjectKind;
 use crate::object::object_id;
 use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
 use crate::pipeline::chunking::{carried_window, chunks_within, restart_at};
-use crate::translate::{TranslateOptions, translate_object};
+use crate::translate::{
+    TranslateOptions, translate_object, translate_tag_with_unterminated_signature,
+};
 use crate::zlib::deflate;
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
@@ -548,16 +550,31 @@ fn named(
     mut source: Vec<u8>,
     translation: Translation,
 ) -> Result<Named, ConvertError> {
-    let Translation { body, notes, reach } = translation;
+    let Translation {
+        mut body,
+        notes,
+        reach,
+    } = translation;
+    let hash = table.direction().dest();
+    let name_of = |body: &[u8]| {
+        object_id(hash, kind, body).map_err(|c| {
+            ConvertError::from(CorruptInput::Collision {
+                id: table.source_id(at),
+                file: inventory.stored_in(table, at),
+                detail: format!("named in {hash}, {c}"),
+            })
+        })
+    };
+    let mut name = name_of(&body)?;
+    if let Some(recorded) = table.recorded_tag_name(at).filter(|&r| r != name)
+        && let Some(restored) = restored_tag(table, &source)
+        && name_of(&restored)? == recorded
+    {
+        (body, name) = (restored, recorded);
+    }
     if kind != ObjectKind::Tree {
         source = Vec::new();
     }
-    let hash = table.direction().dest();
-    let name = object_id(hash, kind, &body).map_err(|c| CorruptInput::Collision {
-        id: table.source_id(at),
-        file: inventory.stored_in(table, at),
-        detail: format!("named in {hash}, {c}"),
-    })?;
     Ok(Named {
         at,
         kind,
@@ -780,6 +797,25 @@ fn read_translated(
     let mut body = Vec::new();
     let kind = read_cache::read(inventory, table, at, &mut body)?;
     Ok(translated(table, at, kind, &body, opts)?.body)
+}
+
+/// The other translation of the SOURCE tag `source`, when it has one: the
+/// tag whose in-body signature had no final LF, which SOURCE's own map may
+/// record as the original (`source_map.rs`).
+fn restored_tag(table: &ObjectTable, source: &[u8]) -> Option<Vec<u8>> {
+    let direction = table.direction();
+    let mapper = |id: &ObjectId| table.map_source(id);
+    let mut out = Vec::new();
+    let restored = translate_tag_with_unterminated_signature(
+        source,
+        direction.source(),
+        direction.dest(),
+        &mapper,
+        &mut out,
+    );
+    // The plain translation of the same tag succeeded, and this one maps
+    // the same ids: an error here is none to report.
+    restored.unwrap_or(false).then_some(out)
 }
 
 /// An object's DEST form, what its translation noted, and what it

@@ -12,6 +12,7 @@ mod notes;
 mod oracle_names;
 mod read_back;
 mod resume;
+mod reverse;
 mod source_pack_kinds;
 mod submodules;
 mod unknown_headers;

@@ -22,6 +22,7 @@ pub mod raw_pack;
 pub mod refusal;
 pub mod rehash;
 pub mod repo_files;
+pub mod reversed;
 pub mod scratch;
 pub mod serving;
 pub mod sha256_fixture;
