@@ -27,7 +27,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use git_rehash::pack::apply_delta;
-use git_rehash::pack::write::{
+use git_rehash::pack::{
     DeltaIndex, Tries, WindowObject, WindowOptions, pack_name_hash, window_search,
 };
 

@@ -14,7 +14,7 @@ use super::progress_bars::Bars;
 use git_rehash::convert::{
     ConvertError, ConvertOptions, SubmoduleSource, UnmappedGitlinks, UnmappedMergetags, convert,
 };
-use git_rehash::pack::write::NameHashVersion;
+use git_rehash::pack::NameHashVersion;
 use git_rehash::progress::{NoProgress, Progress};
 use git_rehash::refs::RefStorage;
 

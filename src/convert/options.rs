@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use crate::gitlink_maps::UnmappedGitlinks;
-use crate::pack::write::NameHashVersion;
+use crate::pack::NameHashVersion;
 use crate::refs::RefStorage;
 
 /// What to convert and how.
@@ -73,7 +73,7 @@ pub struct ConvertOptions {
 impl ConvertOptions {
     /// The default `--window`: as `git repack -f --window=250`, the deep
     /// repack a converted repository would otherwise get. Each object is
-    /// diffed against a few of those 250 only (`pack::write::Tries`).
+    /// diffed against a few of those 250 only (`pack::Tries`).
     pub const DEFAULT_WINDOW: usize = 250;
 
     /// Whether the source packs' pairing is kept: only without a search.

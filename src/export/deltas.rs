@@ -1,6 +1,6 @@
 //! Deltas between the SHA-1 forms of one chunk's trees, commits and tags,
 //! which DEST's deltas (between their SHA-256 forms) cannot serve: the
-//! sliding-window search of `git pack-objects` (`pack::write::window`),
+//! sliding-window search of `git pack-objects` (`pack/delta_search/window.rs`),
 //! each type on its own, over fixed pieces of the chunk searched in
 //! parallel, so the result does not depend on the thread count. A delta
 //! names a base of the same chunk; the fold writes every base before its
@@ -9,7 +9,7 @@
 use rayon::prelude::*;
 
 use crate::object::ObjectKind;
-use crate::pack::write::{Tries, WindowObject, WindowOptions, window_search};
+use crate::pack::{Tries, WindowObject, WindowOptions, window_search};
 use crate::zlib::deflate;
 
 /// Objects a piece searches with one window.

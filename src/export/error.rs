@@ -28,7 +28,7 @@ pub enum ExportError {
     #[error(transparent)]
     File(#[from] PathError),
     #[error(transparent)]
-    PackWrite(#[from] crate::pack::write::PackWriteError),
+    PackWrite(#[from] crate::pack::PackWriteError),
     #[error(transparent)]
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]

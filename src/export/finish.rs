@@ -1,6 +1,6 @@
 //! The end of an export's object writing, and the start of the next run:
 //! every segment in `rehash-export/segments/` (this run's, and those of
-//! interrupted runs) is folded into one pack (`pack::write::fold_packs`:
+//! interrupted runs) is folded into one pack (`pack::fold_packs`:
 //! entries copied as they are stored, bases before their deltas, every
 //! delta an OFS_DELTA) in `rehash-export/fold/`, which is then moved into
 //! MIRROR's `objects/pack/` (`.pack`, `.rev`, then `.idx`: git finds a
@@ -25,8 +25,8 @@ use super::error::ExportError;
 use super::mirror_objects::ObjectNames;
 use crate::durable::{self, PathError};
 use crate::hash::{HashKind, ObjectId};
-use crate::pack::write::{PackOutcome, fold_packs};
 use crate::pack::{Pack, list_packs};
+use crate::pack::{PackOutcome, fold_packs};
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::repo::mirror_layout;

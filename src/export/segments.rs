@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use super::error::ExportError;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
-use crate::pack::write::PackWriter;
+use crate::pack::PackWriter;
 use crate::pipeline::StopPoints;
 
 /// Work per segment: the most a kill can lose.

@@ -1,10 +1,11 @@
-//! Error types of the pack reading layer, one per operation: index files,
-//! pack data (entry parsing, inflation, delta resolution) and delta
-//! application. Every variant names the file and the offset or id it is about.
+//! Error types of the pack layer, one per operation: reading index files,
+//! reading pack data (entry parsing, inflation, delta resolution), applying
+//! deltas, and writing packs and their indexes. Every variant names the
+//! file and the offset or id it is about.
 
 use std::path::PathBuf;
 
-use crate::hash::ObjectId;
+use crate::hash::{HashKind, ObjectId};
 
 /// A `.idx` file that cannot be opened or does not follow gitformat-pack.
 #[derive(Debug, thiserror::Error)]
@@ -187,4 +188,73 @@ pub enum DeltaError {
     ResultOverflow { at: usize, expected: u64 },
     #[error("delta produced {actual} bytes, header says {expected}")]
     ResultSizeMismatch { expected: u64, actual: u64 },
+}
+
+/// Why a pack, index or reverse index could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum PackWriteError {
+    #[error("cannot write {}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    File(#[from] crate::durable::PathError),
+    #[error("object {id} is added to the pack twice")]
+    DuplicateObject { id: ObjectId },
+    #[error("the pack header announces {expected} objects but {actual} were added")]
+    CountMismatch { expected: u32, actual: u32 },
+    #[error("object {id} is one more than the {expected} objects the pack header announces")]
+    TooManyObjects { expected: u32, id: ObjectId },
+    #[error("object id {id:?} is not a {expected} id")]
+    WrongHashKind { id: ObjectId, expected: HashKind },
+    #[error("zlib level {level} for object {id} is not in 0..=9")]
+    InvalidLevel { id: ObjectId, level: u32 },
+    #[error(
+        "delta {id} at offset {offset}: base offset {base_offset} is not an earlier entry of this pack"
+    )]
+    BadDeltaBase {
+        id: ObjectId,
+        offset: u64,
+        base_offset: u64,
+    },
+    #[error("index entries are not sorted by id: {id} follows a larger id")]
+    UnsortedEntries { id: ObjectId },
+    #[error("{count} entries do not fit one pack index (at most 4294967295)")]
+    TooManyEntries { count: usize },
+    #[error("an earlier write to {} failed; the pack is incomplete", path.display())]
+    Broken { path: PathBuf },
+    /// An input pack of a fold could not be read.
+    #[error(transparent)]
+    Read(#[from] PackError),
+    #[error(
+        "{}: delta {id} names base {base}, which none of the packs being folded holds",
+        pack.display()
+    )]
+    MissingBase {
+        id: ObjectId,
+        base: ObjectId,
+        pack: PathBuf,
+    },
+    #[error(
+        "{}: the entry of {id} at offset {offset} does not match the CRC32 its index records",
+        pack.display()
+    )]
+    DamagedEntry {
+        id: ObjectId,
+        pack: PathBuf,
+        offset: u64,
+    },
+    #[error("delta {id} is part of a chain that never ends (a cycle of REF_DELTA bases)")]
+    DeltaCycle { id: ObjectId },
+}
+
+impl PackWriteError {
+    pub(crate) fn io(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> Self + '_ {
+        move |source| PackWriteError::Io {
+            path: path.to_owned(),
+            source,
+        }
+    }
 }

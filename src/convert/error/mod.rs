@@ -37,7 +37,7 @@ pub enum ConvertError {
     #[error(transparent)]
     File(#[from] PathError),
     #[error(transparent)]
-    PackWrite(#[from] crate::pack::write::PackWriteError),
+    PackWrite(#[from] crate::pack::PackWriteError),
     #[error(transparent)]
     Refs(#[from] crate::refs::RefsError),
     #[error(transparent)]

@@ -1,6 +1,6 @@
 //! The finish step: the segments a conversion wrote (this run's, and those
 //! of interrupted runs before it) become one pack, in SOURCE's storage
-//! order, every delta kept (`pack::write::fold_packs`); then the segments
+//! order, every delta kept (`pack::fold_packs`); then the segments
 //! are deleted.
 //!
 //! Segments stay the unit of checkpointing while the passes run; they may
@@ -31,7 +31,7 @@ use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::Pack;
-use crate::pack::write::{OrderKey, PackWriteError, fold_packs};
+use crate::pack::{OrderKey, PackWriteError, fold_packs};
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
 use crate::repo::dest_layout;

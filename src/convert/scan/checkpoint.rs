@@ -28,16 +28,15 @@
 //! SHA-256) and DEST's, the other (the fingerprint tells the two apart).
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::os::unix::fs::FileExt as _;
 use std::path::{Path, PathBuf};
-
-use sha2::{Digest, Sha256};
 
 use crate::convert::error::ConvertError;
 use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::hash::{Direction, HashKind, ObjectId};
 use crate::object::ObjectKind;
+use crate::pack::hashfile::{HashFile, trailer_matches};
 
 const MAGIC: &[u8] = b"git-rehash scan checkpoint 5\n";
 const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
@@ -155,23 +154,13 @@ impl ScanCheckpoint {
         let mut prefix = [0u8; 12];
         prefix[..4].copy_from_slice(CHUNK_MAGIC);
         file.write_all(&prefix).map_err(io)?;
-        // Buffered before the hash, so that it sees blocks, not fields.
-        let mut payload = BufWriter::with_capacity(
-            1 << 16,
-            HashingWriter {
-                inner: file,
-                hasher: Sha256::new(),
-                written: 0,
-            },
-        );
+        // The payload, then its SHA-256.
+        let mut payload = HashFile::new(file, HashKind::Sha256);
         encode_payload(records, &mut payload).map_err(io)?;
-        let hashed = payload.into_inner().map_err(|e| io(e.into_error()))?;
-        file.write_all(&hashed.hasher.finalize()).map_err(io)?;
+        let len = payload.bytes_written();
+        payload.finish_with_trailer().map_err(io)?;
         self.file
-            .write_all_at(
-                &hashed.written.to_le_bytes(),
-                start + CHUNK_MAGIC.len() as u64,
-            )
+            .write_all_at(&len.to_le_bytes(), start + CHUNK_MAGIC.len() as u64)
             .map_err(io)?;
         self.file.sync_data().map_err(io)
     }
@@ -197,31 +186,11 @@ fn next_chunk(rest: &[u8]) -> Option<(&[u8], usize)> {
     if rest.len() < len.checked_add(32)? {
         return None;
     }
-    let (payload, rest) = rest.split_at(len);
-    if Sha256::digest(payload).as_slice() != &rest[..32] {
+    let chunk = &rest[..len + 32];
+    if !trailer_matches(HashKind::Sha256, chunk) {
         return None;
     }
-    Some((payload, 4 + 8 + len + 32))
-}
-
-/// Hashes what passes through it on the way to `inner`, and counts it.
-struct HashingWriter<W: Write> {
-    inner: W,
-    hasher: Sha256,
-    written: u64,
-}
-
-impl<W: Write> Write for HashingWriter<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        self.written += n as u64;
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.inner.flush()
-    }
+    Some((&chunk[..len], 4 + 8 + len + 32))
 }
 
 /// Writes the payload of `records` (the layout above) to `out`.

@@ -30,8 +30,7 @@ use crate::object::object_id;
 use crate::object::{
     ObjectKind, ReferenceRole, SharedEntries, TreeMode, for_each_reference, tree_entries,
 };
-use crate::pack::write::NameHashVersion;
-use crate::pack::{BatchLimits, Pack};
+use crate::pack::{BatchLimits, NameHashVersion, Pack};
 use crate::pipeline::Interrupted;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;

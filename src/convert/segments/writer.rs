@@ -38,7 +38,7 @@ use crate::convert::error::ConvertError;
 use crate::convert::phase;
 use crate::convert::segments::commits::{Journal, Renamed};
 use crate::object::ObjectKind;
-use crate::pack::write::PackWriter;
+use crate::pack::PackWriter;
 use crate::pipeline::Interrupted;
 
 /// Work per segment: the most an interruption can lose.

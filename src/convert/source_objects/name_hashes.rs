@@ -1,4 +1,4 @@
-//! The name hash of every object (`pack::write::name_hash`), which the
+//! The name hash of every object (`pack/delta_search/name_hash.rs`), which the
 //! delta search sorts by, from the tree entries the scan reads.
 //!
 //! The scan decodes trees in parallel and in no particular order, so a
@@ -17,9 +17,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::pack::write::{
-    NameHashVersion, join_name_hash_v2, name_component_hash_v2, pack_name_hash,
-};
+use crate::pack::{NameHashVersion, join_name_hash_v2, name_component_hash_v2, pack_name_hash};
 
 /// No tree names the object.
 const UNNAMED: u64 = u64::MAX;
@@ -141,7 +139,7 @@ impl NameHashes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::write::pack_name_hash_v2;
+    use crate::pack::pack_name_hash_v2;
 
     #[test]
     fn version_2_hashes_the_whole_path_from_the_chain_of_trees() {

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::convert::source_objects::name_hashes::NameHashes;
 use crate::hash::{Direction, ObjectId};
 use crate::object::ObjectKind;
-use crate::pack::write::NameHashVersion;
+use crate::pack::NameHashVersion;
 
 /// Where an object's bytes are in the source repository.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

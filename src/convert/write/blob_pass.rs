@@ -12,7 +12,7 @@
 //! have map rows) are skipped.
 //!
 //! With a search (the default), every blob goes through the window search
-//! (`pack/write/window.rs`) in git's delta-search order, in pieces
+//! (`pack/delta_search/window.rs`) in git's delta-search order, in pieces
 //! (`piece_search.rs`); without one (`--window 0`), blobs go in source order.
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and

@@ -28,7 +28,7 @@ use crate::convert::error::ConvertError;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::write::piece_search::Searched;
 use crate::durable::{self, TempFiles};
-use crate::pack::write::NOT_IN_WINDOW;
+use crate::pack::NOT_IN_WINDOW;
 
 /// The open log.
 pub struct CandidateLog {

@@ -18,7 +18,7 @@
 //!   base's base, which would hit the same limit one object later) is what
 //!   git's `break_delta_chains` does too.
 //!
-//! The window search (`pack::write::Window`, pack-objects' `find_deltas`)
+//! The window search (`pack::Window`, pack-objects' `find_deltas`)
 //! runs over fixed "pieces" of a pass's order, searched in parallel
 //! (`piece_search.rs`): each piece by one thread, in order, its window
 //! warm from the objects before it, so the result does not depend on the
@@ -33,7 +33,7 @@ use std::cmp::Reverse;
 use std::ops::Range;
 
 use crate::convert::source_objects::table::{Location, ObjectTable};
-use crate::pack::write::{Tries, WindowOptions};
+use crate::pack::{Tries, WindowOptions};
 
 /// Objects per window piece (searched in order by one thread).
 pub const PIECE: usize = 512;

@@ -28,7 +28,7 @@
 //!
 //! With a search (the default), every object goes through the window
 //! search over fixed pieces of each chunk (`piece_search.rs`,
-//! `pack/write/window.rs`), each wave first put in git's search order (by
+//! `pack/delta_search/window.rs`), each wave first put in git's search order (by
 //! type, name hash, size, place in SOURCE). The source pairing above is
 //! kept only without a search (`--window 0`); objects it does not serve
 //! (loose ones, deltas whose source base the schedule let go to break a
@@ -54,7 +54,7 @@ use crate::convert::write::tree_translation::translate_tree_reaching;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::object::object_id;
-use crate::pack::write::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
+use crate::pack::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
 use crate::pipeline::chunking::{carried_window, chunks_within, restart_at};
 use crate::translate::{
     TranslateOptions, translate_object, translate_tag_with_unterminated_signature,

@@ -31,7 +31,7 @@ use crate::convert::write::pass::Pass;
 use crate::idmap::{IdMap, RunId};
 use crate::object::ObjectKind;
 use crate::pack::PackLayout;
-use crate::pack::write::Tries;
+use crate::pack::Tries;
 use crate::repo::dest_layout;
 
 /// What the write phase did.

@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 use rayon::prelude::*;
 
 use crate::object::ObjectKind;
-use crate::pack::write::{Found, Sketch, Tries, WINDOW_MIN_SIZE, Window, WindowOptions};
+use crate::pack::{Found, Sketch, Tries, WINDOW_MIN_SIZE, Window, WindowOptions};
 
 /// Objects of a piece read (and sketched) ahead of the search at once, on
 /// the thread pool, and the most bytes of bodies that may take.
@@ -458,7 +458,7 @@ mod tests {
     /// the one before: a version is closest to the one before it.
     fn versions(n: usize) -> Vec<Vec<u8>> {
         let line = |seed: u64| {
-            let mut rng = crate::pack::write::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
+            let mut rng = crate::pack::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
             let mut line: Vec<u8> = rng.bytes(40, 26).iter().map(|c| b'a' + c).collect();
             line.push(b'\n');
             line
@@ -637,7 +637,7 @@ mod tests {
 
     #[test]
     fn a_delta_from_outside_the_chunk_stands_unless_a_window_try_beats_it() {
-        use crate::pack::write::{NOT_IN_WINDOW, encode_delta};
+        use crate::pack::{NOT_IN_WINDOW, encode_delta};
         let bodies = versions(4);
         // Object 100 (the first version) is outside the chunk, its chain
         // 7 long; the chunk holds versions 1 to 3.

@@ -5,12 +5,12 @@
 //! EWAH bitmap), and the trailing checksum; no optional section.
 
 use std::collections::VecDeque;
+use std::io::{self, Write};
 
 use super::ewah::Ewah;
 use super::graph::Graph;
 use crate::object::ObjectKind;
-use crate::pack::Pack;
-use crate::pack::checksum::file_checksum;
+use crate::pack::data::resolve::Pack;
 
 /// How many earlier entries a bitmap may be XOR-ed with (git reads up to
 /// 160 back; its writer also tries 10).
@@ -20,15 +20,19 @@ const XOR_WINDOW: usize = 10;
 /// (required by every reader).
 const FULL_DAG: u16 = 1;
 
-/// The file's bytes, from the bitmaps built for `built` (commit position,
-/// bitmap), in build order.
-pub fn serialize(pack: &Pack, graph: &Graph, built: &[(u32, Ewah)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(b"BITM");
-    out.extend_from_slice(&1u16.to_be_bytes());
-    out.extend_from_slice(&FULL_DAG.to_be_bytes());
-    out.extend_from_slice(&(built.len() as u32).to_be_bytes());
-    out.extend_from_slice(pack.data.checksum());
+/// Writes the file, all but its checksum (`out` adds that), from the
+/// bitmaps built for `built` (commit position, bitmap), in build order.
+pub fn write(
+    out: &mut impl Write,
+    pack: &Pack,
+    graph: &Graph,
+    built: &[(u32, Ewah)],
+) -> io::Result<()> {
+    out.write_all(b"BITM")?;
+    out.write_all(&1u16.to_be_bytes())?;
+    out.write_all(&FULL_DAG.to_be_bytes())?;
+    out.write_all(&(built.len() as u32).to_be_bytes())?;
+    out.write_all(pack.data.checksum())?;
     let words = graph.len().div_ceil(64);
     for kind in [
         ObjectKind::Commit,
@@ -40,7 +44,7 @@ pub fn serialize(pack: &Pack, graph: &Graph, built: &[(u32, Ewah)]) -> Vec<u8> {
         for (p, _) in graph.kinds.iter().enumerate().filter(|(_, k)| **k == kind) {
             dense[p / 64] |= 1 << (p % 64);
         }
-        Ewah::from_words(&dense).write_to(&mut out);
+        Ewah::from_words(&dense).write_to(out)?;
     }
     // Each bitmap is stored as it is or XOR-ed with one of the few before
     // it, whichever compresses smaller: neighbours in build order are
@@ -59,16 +63,14 @@ pub fn serialize(pack: &Pack, graph: &Graph, built: &[(u32, Ewah)]) -> Vec<u8> {
                 best = (back as u8 + 1, Some(candidate));
             }
         }
-        out.extend_from_slice(&graph.index_of_position[*commit as usize].to_be_bytes());
-        out.push(best.0); // how many entries back the XOR base is (0: none)
-        out.push(0); // no flags
-        best.1.as_ref().unwrap_or(bitmap).write_to(&mut out);
+        out.write_all(&graph.index_of_position[*commit as usize].to_be_bytes())?;
+        // How many entries back the XOR base is (0: none), and no flags.
+        out.write_all(&[best.0, 0])?;
+        best.1.as_ref().unwrap_or(bitmap).write_to(out)?;
         if recent.len() == XOR_WINDOW {
             recent.pop_front();
         }
         recent.push_back(dense);
     }
-    let trailer = file_checksum(pack.idx.hash_kind(), &out);
-    out.extend_from_slice(trailer.as_bytes());
-    out
+    Ok(())
 }

@@ -5,11 +5,11 @@
 //! when they all fit 31 bits. Bloom filters of changed paths are not
 //! written; git computes them on demand.
 
+use std::io::{self, Write};
+
 use super::graph::Graph;
-use crate::hash::HashKind;
 use crate::object::ObjectKind;
-use crate::pack::Pack;
-use crate::pack::checksum::file_checksum;
+use crate::pack::data::resolve::Pack;
 
 const NO_PARENT: u32 = 0x7000_0000;
 const EXTRA_EDGES: u32 = 0x8000_0000;
@@ -17,15 +17,36 @@ const MAX_LEVEL: u32 = 0x3FFF_FFFF;
 const MAX_TIME: i64 = (1 << 34) - 1;
 const MAX_OFFSET: i64 = 0x7FFF_FFFF;
 
-/// A serialized commit-graph.
-pub struct CommitGraphFile {
-    pub bytes: Vec<u8>,
-    pub commits: u32,
+/// Writes the commit-graph of every commit of `pack`, all but its
+/// checksum (`out` adds that); `levels` are the topological levels by pack
+/// position (`build::generations`). Returns how many commits it holds.
+pub fn write(out: &mut impl Write, pack: &Pack, graph: &Graph, levels: &[u32]) -> io::Result<u32> {
+    let (chunks, commits) = chunks(pack, graph, levels);
+    out.write_all(b"CGPH")?;
+    // Version 1, the hash version (git's `oid_version`), the chunk count,
+    // no base graphs.
+    let hash_version = pack.idx.hash_kind().format_id() as u8;
+    out.write_all(&[1, hash_version, chunks.len() as u8, 0])?;
+    let mut offset = (8 + 12 * (chunks.len() + 1)) as u64;
+    for (id, body) in &chunks {
+        out.write_all(*id)?;
+        out.write_all(&offset.to_be_bytes())?;
+        offset += body.len() as u64;
+    }
+    out.write_all(&[0; 4])?;
+    out.write_all(&offset.to_be_bytes())?;
+    for (_, body) in &chunks {
+        out.write_all(body)?;
+    }
+    Ok(commits)
 }
 
-/// The commit-graph of every commit of `pack`; `levels` are the
-/// topological levels by pack position (`build::generations`).
-pub fn serialize(pack: &Pack, graph: &Graph, levels: &[u32]) -> CommitGraphFile {
+/// A chunk's id and its bytes.
+type Chunk = (&'static [u8; 4], Vec<u8>);
+
+/// The chunks of the commit-graph of `pack`, in file order, and the
+/// number of commits they describe.
+fn chunks(pack: &Pack, graph: &Graph, levels: &[u32]) -> (Vec<Chunk>, u32) {
     // Commits in name order: the idx's order.
     let commits: Vec<u32> = (0..graph.len())
         .map(|index| graph.position_of_index[index])
@@ -79,7 +100,7 @@ pub fn serialize(pack: &Pack, graph: &Graph, levels: &[u32]) -> CommitGraphFile 
     }
     let offsets = corrected_date_offsets(graph, levels, &commits, &slot);
 
-    let mut chunks: Vec<(&[u8; 4], Vec<u8>)> = vec![
+    let mut chunks: Vec<Chunk> = vec![
         (
             b"OIDF",
             fanout.iter().flat_map(|f| f.to_be_bytes()).collect(),
@@ -99,32 +120,7 @@ pub fn serialize(pack: &Pack, graph: &Graph, levels: &[u32]) -> CommitGraphFile 
             edges.iter().flat_map(|e| e.to_be_bytes()).collect(),
         ));
     }
-    let mut out = Vec::new();
-    out.extend_from_slice(b"CGPH");
-    out.push(1);
-    out.push(match pack.idx.hash_kind() {
-        HashKind::Sha1 => 1,
-        HashKind::Sha256 => 2,
-    });
-    out.push(chunks.len() as u8);
-    out.push(0);
-    let mut offset = (8 + 12 * (chunks.len() + 1)) as u64;
-    for (id, body) in &chunks {
-        out.extend_from_slice(*id);
-        out.extend_from_slice(&offset.to_be_bytes());
-        offset += body.len() as u64;
-    }
-    out.extend_from_slice(&[0; 4]);
-    out.extend_from_slice(&offset.to_be_bytes());
-    for (_, body) in &chunks {
-        out.extend_from_slice(body);
-    }
-    let trailer = file_checksum(pack.idx.hash_kind(), &out);
-    out.extend_from_slice(trailer.as_bytes());
-    CommitGraphFile {
-        bytes: out,
-        commits: commits.len() as u32,
-    }
+    (chunks, commits.len() as u32)
 }
 
 /// Each commit's corrected commit date (the largest of its committer time

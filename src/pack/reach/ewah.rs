@@ -9,6 +9,8 @@
 //! compressed bitmap into a dense one (bitmaps of selected ancestors are
 //! kept compressed while the rest are built).
 
+use std::io::{self, Write};
+
 /// Largest run a marker word counts, in words.
 const MAX_RUN: u64 = u32::MAX as u64;
 /// Largest number of literal words a marker word announces.
@@ -98,15 +100,15 @@ impl Ewah {
         self.words.len()
     }
 
-    /// Appends the serialized form to `out`.
-    pub fn write_to(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.bits.to_be_bytes());
+    /// Writes the serialized form to `out`.
+    pub fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
+        out.write_all(&self.bits.to_be_bytes())?;
         let count = u32::try_from(self.words.len()).expect("bitmaps fit in 2^32 words");
-        out.extend_from_slice(&count.to_be_bytes());
+        out.write_all(&count.to_be_bytes())?;
         for w in &self.words {
-            out.extend_from_slice(&w.to_be_bytes());
+            out.write_all(&w.to_be_bytes())?;
         }
-        out.extend_from_slice(&self.last_marker.to_be_bytes());
+        out.write_all(&self.last_marker.to_be_bytes())
     }
 
     /// Words of the dense form.
@@ -139,7 +141,7 @@ mod tests {
         round_trip(&[5]);
         round_trip(&[0, 0, 0, 7, u64::MAX, u64::MAX, 9, 0]);
         round_trip(&[u64::MAX; 10]);
-        let mut rng = crate::pack::write::test_rng::Rng(0x5eed);
+        let mut rng = crate::pack::delta::test_rng::Rng(0x5eed);
         let dense: Vec<u64> = (0..5000)
             .map(|k| match rng.next() % 4 {
                 0 => 0,
@@ -157,7 +159,7 @@ mod tests {
         // then the literal; 3 words, 192 bits, the last marker at 0.
         let ewah = Ewah::from_words(&[0, 0, 0b1011]);
         let mut out = Vec::new();
-        ewah.write_to(&mut out);
+        ewah.write_to(&mut out).unwrap();
         let mut expected = Vec::new();
         expected.extend_from_slice(&192u32.to_be_bytes());
         expected.extend_from_slice(&2u32.to_be_bytes());

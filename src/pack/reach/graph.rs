@@ -9,14 +9,16 @@
 //! an object, for as long as the bitmaps and the commit-graph are built.
 
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
-use super::ReachError;
+use super::error::ReachError;
 use crate::hash::{ObjectId, PrefixBuckets};
 use crate::object::ObjectKind;
 use crate::object::{ReferenceRole, for_each_reference};
-use crate::pack::{DeltaCache, Pack};
+use crate::pack::data::cache::DeltaCache;
+use crate::pack::data::resolve::Pack;
 
 /// The graph of a pack.
 pub struct Graph<'k> {
@@ -44,10 +46,20 @@ pub struct Graph<'k> {
 struct NameIndex {
     buckets: PrefixBuckets,
     prefixes: Vec<u64>,
+    /// Tells this index's answers in a thread's memo from those of an
+    /// index over another pack, made earlier on the same thread.
+    serial: u64,
+}
+
+/// What a thread remembers of its recent answers, and for which index.
+struct Recent {
+    serial: u64,
+    slots: Vec<Option<(ObjectId, u32)>>,
 }
 
 impl NameIndex {
     fn of_pack(pack: &Pack) -> Self {
+        static NEXT_SERIAL: AtomicU64 = AtomicU64::new(1);
         // The idx is sorted by name, so the prefixes are too.
         let prefixes: Vec<u64> = (0..pack.idx.num_objects())
             .map(|i| pack.idx.oid_at(i).leading_u64())
@@ -55,34 +67,40 @@ impl NameIndex {
         NameIndex {
             buckets: PrefixBuckets::new(&prefixes),
             prefixes,
+            serial: NEXT_SERIAL.fetch_add(1, Ordering::Relaxed),
         }
     }
 
     /// The idx position of `id`, through this thread's memo of recent
     /// answers: the entries of a tree version are mostly those of the
-    /// version decoded just before it, on the same thread.
+    /// version decoded just before it, on the same thread. The memo
+    /// outlives the index (a pool's threads serve one pack, then another),
+    /// so it answers only for the index that filled it.
     fn find(&self, pack: &Pack, id: &ObjectId) -> Option<u32> {
         const SLOTS: usize = 4096;
         thread_local! {
-            static RECENT: std::cell::RefCell<Vec<(ObjectId, u32)>> =
-                const { std::cell::RefCell::new(Vec::new()) };
+            static RECENT: std::cell::RefCell<Recent> =
+                const { std::cell::RefCell::new(Recent { serial: 0, slots: Vec::new() }) };
         }
         let slot = (id.leading_u64() as usize) % SLOTS;
         let hit = RECENT.with_borrow(|recent| {
-            recent
-                .get(slot)
+            (recent.serial == self.serial)
+                .then(|| recent.slots[slot])
+                .flatten()
                 .filter(|(known, _)| known == id)
-                .map(|&(_, at)| at)
+                .map(|(_, at)| at)
         });
         if hit.is_some() {
             return hit;
         }
         let found = self.search(pack, id)?;
         RECENT.with_borrow_mut(|recent| {
-            if recent.is_empty() {
-                recent.resize(SLOTS, (ObjectId::Sha256([0; 32]), u32::MAX));
+            if recent.serial != self.serial {
+                recent.slots.clear();
+                recent.slots.resize(SLOTS, None);
+                recent.serial = self.serial;
             }
-            recent[slot] = (*id, found);
+            recent.slots[slot] = Some((*id, found));
         });
         Some(found)
     }
@@ -399,7 +417,36 @@ pub fn committer_time(body: &[u8]) -> i64 {
 
 #[cfg(test)]
 mod tests {
-    use super::committer_time;
+    use super::{NameIndex, committer_time};
+    use crate::hash::{HashKind, ObjectId};
+    use crate::object::ObjectKind;
+    use crate::pack::data::resolve::Pack;
+    use crate::pack::data::write::pack_writer::PackWriter;
+
+    /// A pack of one blob entry for each of `ids` (the bodies are not
+    /// theirs: only the names matter here).
+    fn pack_of(dir: &std::path::Path, ids: &[ObjectId]) -> Pack {
+        let mut writer = PackWriter::create(dir, HashKind::Sha1, ids.len() as u32).unwrap();
+        for id in ids {
+            writer.add_object(*id, ObjectKind::Blob, b"x", 1).unwrap();
+        }
+        let written = writer.finish().unwrap();
+        Pack::open(&written.idx_path, HashKind::Sha1).unwrap()
+    }
+
+    #[test]
+    fn a_name_is_found_in_the_pack_asked_not_in_one_asked_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let (first, shared) = (ObjectId::Sha1([1; 20]), ObjectId::Sha1([2; 20]));
+        let both = pack_of(dir.path(), &[first, shared]);
+        let only_shared = pack_of(dir.path(), &[shared]);
+        // On one thread, as one worker meets both packs' trees in turn.
+        let names = NameIndex::of_pack(&both);
+        assert_eq!(names.find(&both, &shared), Some(1));
+        let names = NameIndex::of_pack(&only_shared);
+        assert_eq!(names.find(&only_shared, &shared), Some(0));
+        assert_eq!(names.find(&only_shared, &first), None);
+    }
 
     #[test]
     fn the_committer_time_is_read_from_the_header() {

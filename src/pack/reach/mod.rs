@@ -9,6 +9,7 @@
 mod bitmap;
 mod build;
 mod commit_graph;
+mod error;
 mod ewah;
 mod graph;
 mod select;
@@ -17,28 +18,12 @@ use std::path::Path;
 
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
-use crate::object::ReferencesError;
-use crate::pack::{Pack, PackError};
+use crate::pack::data::resolve::Pack;
+use crate::pack::hashfile::write_checksummed_file;
 use crate::progress::Progress;
+pub use error::ReachError;
 use graph::Graph;
 pub use graph::{Known, committer_time, followed_by_walk};
-
-/// Why the indexes could not be written.
-#[derive(Debug, thiserror::Error)]
-pub enum ReachError {
-    #[error(transparent)]
-    Read(#[from] PackError),
-    #[error("object {id} cannot be read for the bitmap: {error}")]
-    Malformed {
-        id: ObjectId,
-        #[source]
-        error: ReferencesError,
-    },
-    #[error("object {id} reaches {missing}, which the pack does not hold: no bitmap can cover it")]
-    NotClosed { id: ObjectId, missing: ObjectId },
-    #[error(transparent)]
-    File(#[from] crate::durable::PathError),
-}
 
 /// What the indexes hold.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -88,14 +73,20 @@ pub fn write_reach_indexes(
     progress.finish();
     // The commit-graph first: the bitmap's presence is what tells a later
     // run that both are written.
-    let graph_file = commit_graph::serialize(pack, &graph, &generations);
-    crate::durable::write_file(commit_graph, &graph_file.bytes)?;
-    let bytes = bitmap::serialize(pack, &graph, &built);
-    crate::durable::write_file(&idx_path.with_extension("bitmap"), &bytes)?;
+    let hash = pack.idx.hash_kind();
+    let mut graph_commits = 0;
+    write_checksummed_file(commit_graph, hash, |out| {
+        graph_commits = commit_graph::write(out, pack, &graph, &generations)?;
+        Ok(())
+    })?;
+    let bitmap_path = idx_path.with_extension("bitmap");
+    let (_, bitmap_bytes) = write_checksummed_file(&bitmap_path, hash, |out| {
+        bitmap::write(out, pack, &graph, &built)
+    })?;
     Ok(ReachSummary {
         bitmap_commits: built.len() as u32,
-        bitmap_bytes: bytes.len() as u64,
-        graph_commits: graph_file.commits,
+        bitmap_bytes,
+        graph_commits,
     })
 }
 

@@ -22,7 +22,7 @@ pub fn read(data: &[u8], pos: &mut usize) -> Option<u64> {
 
 /// Appends the encoding of `value` to `out` (the pack writer's encoder).
 pub fn write(out: &mut Vec<u8>, value: u64) {
-    crate::pack::write::encode_offset_varint(value, out);
+    crate::pack::encode_offset_varint(value, out);
 }
 
 #[cfg(test)]

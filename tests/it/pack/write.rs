@@ -1,4 +1,4 @@
-//! Packs written by `pack::write`, checked with git as the oracle:
+//! Packs written by `pack::PackWriter`, checked with git as the oracle:
 //! `verify-pack`, `cat-file --batch`, `fsck --strict`, and byte equality of
 //! our `.idx`/`.rev` with what `git index-pack --rev-index` builds.
 

@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::checksum::trailer_matches;
-use super::error::IdxError;
 use crate::hash::{HashKind, ObjectId};
+use crate::pack::error::IdxError;
+use crate::pack::hashfile::trailer_matches;
 
 /// `"\377tOc"`, the v2 magic (a v1 fanout never starts like this).
 const V2_MAGIC: [u8; 4] = [0xff, b't', b'O', b'c'];

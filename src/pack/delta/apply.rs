@@ -1,7 +1,7 @@
 //! Applying git deltas (gitformat-pack "Deltified representation"; git's
 //! `patch_delta()` in patch-delta.c and `get_delta_hdr_size()` in delta.h).
 
-use super::error::DeltaError;
+use crate::pack::error::DeltaError;
 use crate::zlib::grow_within;
 
 /// Reads one size varint (7-bit groups, least significant first).

@@ -19,8 +19,8 @@ use std::collections::VecDeque;
 
 use rayon::prelude::*;
 
-use super::delta_encode::{DeltaIndex, TracedDelta};
 use super::sketch::Sketch;
+use crate::pack::delta::encode::{DeltaIndex, TracedDelta};
 
 /// One object to place: `name_hash` of its path (`name_hash.rs`; 0 when
 /// unknown), `size` its body length.
@@ -539,7 +539,7 @@ fn beats(len: usize, base_depth: u32, best: Option<&Found>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::apply_delta;
+    use crate::pack::delta::apply::apply_delta;
 
     fn versions() -> Vec<Vec<u8>> {
         // A file growing line by line, plus unrelated noise.
@@ -711,7 +711,7 @@ mod tests {
     /// tries that give up.
     fn large_versions(n: u64) -> Vec<Vec<u8>> {
         let len = 2 * SIDE_BY_SIDE_MIN;
-        let mut rng = crate::pack::write::test_rng::Rng(0x5eed);
+        let mut rng = crate::pack::delta::test_rng::Rng(0x5eed);
         let mut out: Vec<Vec<u8>> = vec![noise(1, len + 4000)];
         for i in 1..n {
             if i % 7 == 0 {
@@ -831,7 +831,7 @@ mod tests {
 
     /// Pseudo-random text, different for each `seed`.
     fn noise(seed: u64, len: usize) -> Vec<u8> {
-        let mut rng = crate::pack::write::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
+        let mut rng = crate::pack::delta::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
         rng.bytes(len, 26).iter().map(|c| b'a' + c).collect()
     }
 

@@ -1,4 +1,4 @@
-//! Writing a folded pack whose layout is known in advance (`fold.rs`
+//! Writing a folded pack whose layout is known in advance (`plan.rs`
 //! places every entry before a byte is copied): the entries are copied in
 //! parallel, each range of the new pack by one thread at its own offset,
 //! while one more thread hashes the same bytes in pack order for the
@@ -19,14 +19,16 @@ use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::fold::{Item, NO_BASE, Placement};
-use super::pack_stream::{drop_range, start_writeback};
-use super::pack_writer::{AfterSync, WrittenPack, pack_header, publish};
-use super::{IndexEntry, PackOutcome, PackWriteError, idx_writer};
+use super::plan::{Item, NO_BASE, Placement};
 use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
-use crate::pack::Pack;
-use crate::pack::checksum::FileHasher;
+use crate::pack::data::resolve::Pack;
+use crate::pack::data::write::pack_writer::pack_header;
+use crate::pack::data::write::publish::{AfterSync, PackOutcome, WrittenPack, publish};
+use crate::pack::data::write::stream::{drop_range, start_writeback};
+use crate::pack::error::PackWriteError;
+use crate::pack::hashfile::FileHasher;
+use crate::pack::index::write::{IndexEntry, sort_and_check};
 use crate::progress::Progress;
 
 /// Bytes of the new pack one task copies: enough that a task's overhead
@@ -90,7 +92,7 @@ pub(super) fn write_placed(
     let mut entries: Vec<IndexEntry> = copied?.into_iter().flatten().collect();
     let checksum = checksum?;
     // Checks before the trailer, so a rejected pack costs no fsync.
-    idx_writer::sort_and_check(hash, &mut entries, &checksum)?;
+    sort_and_check(hash, &mut entries, &checksum)?;
     let end = inputs.placed.end;
     let io = |e| PackWriteError::io(&temp_pack)(e);
     file.write_all_at(checksum.as_bytes(), end).map_err(io)?;

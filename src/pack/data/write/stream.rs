@@ -20,7 +20,7 @@ use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::thread::JoinHandle;
 
 use crate::hash::{HashKind, ObjectId};
-use crate::pack::checksum::FileHasher;
+use crate::pack::hashfile::{self, HashFile};
 
 /// Bytes per block handed to the helper thread. Every block that was ever
 /// in flight stays allocated (it comes back as a spare) for as long as the
@@ -28,7 +28,10 @@ use crate::pack::checksum::FileHasher;
 /// repository's size: 64 KiB instead of 256 KiB took 0.7 MiB off a
 /// 100k-object run's 36 MiB peak. What a block costs beyond its bytes (a
 /// channel hand-off, a `write` call) is small beside hashing 64 KiB.
+/// No smaller than what [`HashFile`] gathers, so that each block goes
+/// straight through it to the file instead of being copied once more.
 const BLOCK: usize = 64 << 10;
+const _: () = assert!(BLOCK >= hashfile::BUFFER);
 /// Blocks in flight: what the appender may run ahead of the disk writes.
 const IN_FLIGHT: usize = 8;
 /// Every this many bytes, the file's new pages are handed to the kernel for
@@ -186,34 +189,32 @@ fn failed_earlier() -> io::Error {
 /// The helper thread: hash, write and start writeback of each block in
 /// order, then write the trailer.
 fn write_blocks(
-    mut file: File,
+    file: File,
     hash: HashKind,
     todo: Receiver<Vec<u8>>,
     give_back: SyncSender<Vec<u8>>,
 ) -> Written {
-    let mut hasher = FileHasher::new(hash);
+    // Whole blocks go straight through it to the file: only the last,
+    // shorter one is gathered until the trailer.
+    let mut out = HashFile::new(file, hash);
     // Writeback started up to `writeback_from`.
-    let (mut written, mut writeback_from) = (0u64, 0u64);
+    let mut writeback_from = 0u64;
     for mut block in todo {
-        hasher.update(&block);
-        file.write_all(&block)?;
-        written += block.len() as u64;
-        if written >= writeback_from + WRITEBACK_STEP {
-            start_writeback(&file, writeback_from, 0);
-            writeback_from = written;
+        out.write_all(&block)?;
+        if out.bytes_written() >= writeback_from + WRITEBACK_STEP {
+            start_writeback(out.get_ref(), writeback_from, 0);
+            writeback_from = out.bytes_written();
         }
         block.clear();
         // Full when the appender stopped taking blocks back: drop it.
         let _ = give_back.try_send(block);
     }
-    let checksum = hasher.finalize();
-    file.write_all(checksum.as_bytes())?;
-    Ok((file, checksum))
+    out.finish_with_trailer()
 }
 
 /// Starts writeback of the `len` bytes (0: all) that reached `file` from
 /// `from` on. Advisory: errors surface at the final `fsync`.
-pub(super) fn start_writeback(file: &File, from: u64, len: u64) {
+pub(crate) fn start_writeback(file: &File, from: u64, len: u64) {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::AsRawFd as _;
@@ -236,7 +237,7 @@ pub(super) fn start_writeback(file: &File, from: u64, len: u64) {
 /// writeback was started a step before (the fold's output, which this run
 /// does not read again: recycling its pages spares the kernel finding
 /// fresh ones, see [`WRITEBACK_STEP`]).
-pub(super) fn drop_range(file: &File, from: u64, to: u64) {
+pub(crate) fn drop_range(file: &File, from: u64, to: u64) {
     // Not for an empty range: a length of 0 tells the call "to the end".
     if to > from {
         advise_dontneed(file, from, to - from);

@@ -17,9 +17,10 @@
 //! over the scan's), so on two or more cores they cost next to no wall
 //! time; there is no option to skip them.
 
-use super::data::PACK_HEADER_LEN;
-use super::{Pack, PackError};
+use super::file::PACK_HEADER_LEN;
+use super::resolve::Pack;
 use crate::hash::ObjectId;
+use crate::pack::error::PackError;
 
 /// Checks the trailers, offsets and CRC32s of `pack`.
 pub fn verify_pack(pack: &Pack) -> Result<(), PackError> {

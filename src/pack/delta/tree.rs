@@ -14,7 +14,7 @@
 
 use std::cmp::Ordering;
 
-use super::delta_encode::{push_copies, push_inserts, push_varint};
+use super::encode::{push_copies, push_inserts, push_varint};
 use crate::bytes::{common_prefix, common_suffix};
 use crate::object::{Entry, entry_at, tree_order};
 
@@ -240,11 +240,11 @@ impl<'a> Ops<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::apply_delta;
-    use crate::pack::write::encode_delta;
+    use crate::pack::delta::apply::apply_delta;
+    use crate::pack::delta::encode::encode_delta;
 
-    use crate::pack::write::test_rng::Rng;
-    use crate::pack::write::test_trees::{E, body, edit, random_tree};
+    use crate::pack::delta::test_rng::Rng;
+    use crate::pack::delta::test_trees::{E, body, edit, random_tree};
 
     fn check(base: &[E], target: &[E]) -> (usize, usize) {
         let (b1, t1) = (body(base, 20), body(target, 20));

@@ -1,8 +1,10 @@
 //! Where a source pack's entries are: by offset, so an entry's extent and a
 //! delta's base can be found without decoding anything.
 
-use super::{EntryKind, Pack, PackError};
+use super::entry::EntryKind;
+use super::resolve::Pack;
 use crate::hash::ObjectId;
+use crate::pack::error::PackError;
 
 /// A pack's entries by offset: (offset, position in the idx), sorted, so a
 /// delta's base offset can be turned into the base's name.

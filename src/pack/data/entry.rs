@@ -5,10 +5,10 @@
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
-/// Type code of an offset delta.
-const OBJ_OFS_DELTA: u8 = 6;
-/// Type code of a reference delta.
-const OBJ_REF_DELTA: u8 = 7;
+/// Pack type code of an OFS_DELTA entry (git's `OBJ_OFS_DELTA`).
+pub const OBJ_OFS_DELTA: u8 = 6;
+/// Pack type code of a REF_DELTA entry (git's `OBJ_REF_DELTA`).
+pub const OBJ_REF_DELTA: u8 = 7;
 
 /// What a pack entry holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,33 +1,19 @@
-//! Folding packs into one: every entry of the input packs copied into a
-//! new pack as it is stored (its zlib stream untouched), in an order the
-//! caller chooses, with each delta's base written before it, as
-//! `pack-objects` writes reused deltas (`write_one` in
-//! `builtin/pack-objects.c`).
-//!
-//! The inputs may be thin: a REF_DELTA may name a base that another input
-//! holds. The output is not: every delta becomes an OFS_DELTA against its
-//! base's new place. Nothing is inflated, so the cost is reading the inputs
-//! and writing the output once (plus its SHA-256, its `.idx` and `.rev`,
-//! and the CRC32 of each input entry, checked against its idx and reused
-//! for the output's).
-//!
-//! The new pack is laid out first, from the entries' sizes alone; the
-//! bytes are then copied on every core (`fold_write.rs`).
-//!
-//! Memory: about 110 bytes an entry (its record, its place and offset in
-//! the new pack, its idx entry), whatever the objects' sizes.
-
-use std::path::Path;
+//! The layout of a folded pack, before a byte is copied: every entry of
+//! the input packs listed with its base resolved (a REF_DELTA's base may
+//! be in another input: the inputs may be thin), then placed in the order
+//! the caller chooses, each delta's base before it, at the offset it will
+//! have. An entry's header in the new pack depends only on its offset and
+//! its base's (every delta becomes an OFS_DELTA), so the sizes alone lay
+//! the pack out, and the copy (`copy.rs`) can run on every core.
 
 use rayon::prelude::*;
 
-use super::encode::{OBJ_OFS_DELTA, encode_entry_header, encode_ofs_distance};
-use super::fold_write::{FoldInputs, write_placed};
-use super::{PackOutcome, PackWriteError};
-use crate::hash::{HashKind, ObjectId};
-use crate::pack::data::PACK_HEADER_LEN;
-use crate::pack::{EntryKind, MAX_CHAIN_DEPTH, Pack, PackError};
-use crate::progress::Progress;
+use crate::hash::ObjectId;
+use crate::pack::data::entry::{EntryKind, OBJ_OFS_DELTA};
+use crate::pack::data::file::PACK_HEADER_LEN;
+use crate::pack::data::resolve::{MAX_CHAIN_DEPTH, Pack};
+use crate::pack::data::write::encode::{encode_entry_header, encode_ofs_distance};
+use crate::pack::error::{PackError, PackWriteError};
 
 pub(super) const NO_BASE: u32 = u32::MAX;
 
@@ -73,25 +59,12 @@ impl Item {
 /// moved before it when the key puts it later.
 pub type OrderKey<'a> = dyn Fn(usize, u64, &ObjectId) -> u64 + Sync + 'a;
 
-/// Writes every entry of `packs` (SHA-256 or SHA-1, all of one kind) into
-/// one new pack in `dir`, renamed into place with its `.idx` and `.rev`.
-/// Objects stored in more than one input are refused (an input set comes
-/// from one conversion, which writes each object once).
-pub fn fold_packs(
+/// The items in the order the caller's `key` asks for, ties by name.
+pub(super) fn order(
+    items: &[Item],
     packs: &[Pack],
-    dir: &Path,
-    hash: HashKind,
     key: &OrderKey<'_>,
-    progress: &dyn Progress,
-) -> Result<PackOutcome, PackWriteError> {
-    // The phase covers everything from the listing to the renames: the
-    // bytes to copy are the inputs' entries, known before they are listed.
-    let total: u64 = packs
-        .iter()
-        .map(|p| (p.data.data_end() as u64).saturating_sub(PACK_HEADER_LEN))
-        .sum();
-    progress.start_bytes("writing one pack", Some(total));
-    let items = list_entries(packs)?;
+) -> Result<Vec<u32>, PackWriteError> {
     let n = u32::try_from(items.len())
         .map_err(|_| PackWriteError::TooManyEntries { count: items.len() })?;
     let keys: Vec<u64> = items
@@ -105,18 +78,7 @@ pub fn fold_packs(
             .cmp(&keys[b as usize])
             .then_with(|| ia.name(packs).cmp(&ib.name(packs)))
     });
-    drop(keys);
-
-    let placed = place(&items, &order, packs)?;
-    drop(order);
-    let inputs = FoldInputs {
-        packs,
-        items: &items,
-        placed: &placed,
-    };
-    let written = write_placed(&inputs, dir, hash, progress);
-    progress.finish();
-    written
+    Ok(order)
 }
 
 /// Where every entry goes in the folded pack: the order it is written in
@@ -134,7 +96,11 @@ pub(super) struct Placement {
 /// Lays out the folded pack from the entries' sizes alone (an entry's
 /// header depends only on its offset and its base's), before any byte is
 /// copied: the copy can then run in parallel.
-fn place(items: &[Item], order: &[u32], packs: &[Pack]) -> Result<Placement, PackWriteError> {
+pub(super) fn place(
+    items: &[Item],
+    order: &[u32],
+    packs: &[Pack],
+) -> Result<Placement, PackWriteError> {
     const UNPLACED: u64 = u64::MAX;
     let mut offset = vec![UNPLACED; items.len()];
     let mut sequence = Vec::with_capacity(items.len());
@@ -173,7 +139,7 @@ fn place(items: &[Item], order: &[u32], packs: &[Pack]) -> Result<Placement, Pac
 }
 
 /// Every entry of every input, in input order, with its base resolved.
-fn list_entries(packs: &[Pack]) -> Result<Vec<Item>, PackWriteError> {
+pub(super) fn list_entries(packs: &[Pack]) -> Result<Vec<Item>, PackWriteError> {
     let orders: Vec<&[(u64, u32)]> = packs
         .iter()
         .map(Pack::entries_by_offset)

@@ -3,11 +3,6 @@
 //! "Pack file entries"; `encode_in_pack_object_header` in `pack-write.c` and
 //! the offset loop of `write_no_reuse_object` in `builtin/pack-objects.c`).
 
-/// Pack type code of an OFS_DELTA entry (git's `OBJ_OFS_DELTA`).
-pub const OBJ_OFS_DELTA: u8 = 6;
-/// Pack type code of a REF_DELTA entry (git's `OBJ_REF_DELTA`).
-pub const OBJ_REF_DELTA: u8 = 7;
-
 /// Longest entry header: 4 size bits in the first byte, then 7 per byte,
 /// so a `u64` size needs 1 + ceil(60 / 7) = 10 bytes.
 pub const MAX_ENTRY_HEADER_LEN: usize = 10;
@@ -58,6 +53,7 @@ pub fn encode_offset_varint(value: u64, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pack::data::entry::{OBJ_OFS_DELTA, OBJ_REF_DELTA};
 
     /// The reader side, as in git's `unpack_object_header_buffer`.
     fn decode_entry_header(buf: &[u8]) -> (u8, u64, usize) {

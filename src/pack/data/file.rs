@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
-use super::checksum::trailer_matches;
 use super::entry::{Entry, HeaderFault, parse_entry};
-use super::error::PackError;
 use crate::hash::HashKind;
+use crate::pack::error::PackError;
+use crate::pack::hashfile::trailer_matches;
 use crate::zlib::{
     ZlibError, expect_end, inflate_discard, inflate_until, inflate_whole, with_inflater,
 };

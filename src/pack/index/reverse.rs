@@ -2,21 +2,21 @@
 //! `pack-write.c`, format "pack-*.rev files have the format" in
 //! `Documentation/gitformat-pack.txt`.
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::idx_writer::check_kind;
-use super::{HashingWriter, IndexEntry, PackWriteError};
-use crate::durable;
+use super::write::{IndexEntry, check_ids};
 use crate::hash::{HashKind, ObjectId};
+use crate::pack::error::PackWriteError;
+use crate::pack::hashfile::write_checksummed_file;
 
 const RIDX_MAGIC: [u8; 4] = *b"RIDX";
 const RIDX_VERSION: u32 = 1;
 
 /// Writes the reverse index of a pack to `path`, durably (`durable.rs`); returns its checksum. `entries_sorted_by_id` is the index
-/// order (as left by [`super::write_idx_v2`]); anything else is an error,
+/// order (as left by [`super::write::write_idx_v2`]); anything else is an error,
 /// because the positions written are positions in that order.
 pub fn write_rev(
     path: &Path,
@@ -25,17 +25,10 @@ pub fn write_rev(
     pack_checksum: &ObjectId,
 ) -> Result<ObjectId, PackWriteError> {
     check_sorted(hash, entries_sorted_by_id, pack_checksum)?;
-    let mut checksum = None;
-    durable::write_file_with(path, |file| {
-        checksum = Some(write_sorted(
-            file,
-            hash,
-            entries_sorted_by_id,
-            pack_checksum,
-        )?);
-        Ok(())
+    let (checksum, _) = write_checksummed_file(path, hash, |out| {
+        write_rev_to(out, hash, entries_sorted_by_id, pack_checksum)
     })?;
-    Ok(checksum.expect("written above"))
+    Ok(checksum)
 }
 
 fn check_sorted(
@@ -43,15 +36,7 @@ fn check_sorted(
     entries: &[IndexEntry],
     pack_checksum: &ObjectId,
 ) -> Result<(), PackWriteError> {
-    check_kind(hash, pack_checksum)?;
-    if u32::try_from(entries.len()).is_err() {
-        return Err(PackWriteError::TooManyEntries {
-            count: entries.len(),
-        });
-    }
-    for e in entries {
-        check_kind(hash, &e.id)?;
-    }
+    check_ids(hash, entries, pack_checksum)?;
     for pair in entries.windows(2) {
         match pair[0].id.cmp(&pair[1].id) {
             std::cmp::Ordering::Less => {}
@@ -67,14 +52,13 @@ fn check_sorted(
 }
 
 /// Writes the reverse index of entries already checked to be in index
-/// order; returns its checksum.
-pub(super) fn write_sorted<W: Write>(
-    out: W,
+/// order, all but its own checksum (`out` adds that).
+pub(crate) fn write_rev_to(
+    out: &mut impl Write,
     hash: HashKind,
     entries_sorted_by_id: &[IndexEntry],
     pack_checksum: &ObjectId,
-) -> io::Result<ObjectId> {
-    let mut out = HashingWriter::new(BufWriter::new(out), hash);
+) -> io::Result<()> {
     out.write_all(&RIDX_MAGIC)?;
     out.write_all(&RIDX_VERSION.to_be_bytes())?;
     out.write_all(&hash.format_id().to_be_bytes())?;
@@ -90,15 +74,13 @@ pub(super) fn write_sorted<W: Write>(
         out.write_all(&pos.to_be_bytes())?;
     }
 
-    out.write_all(pack_checksum.as_bytes())?;
-    let (buffered, checksum) = out.finish_with_trailer()?;
-    buffered.into_inner().map_err(|e| e.into_error())?;
-    Ok(checksum)
+    out.write_all(pack_checksum.as_bytes())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pack::hashfile::HashFile;
 
     fn entry(first: u8, offset: u64) -> IndexEntry {
         let mut raw = [0u8; 32];
@@ -119,8 +101,9 @@ mod tests {
             entry(4, 100),
         ];
         let pack_sum = ObjectId::Sha256([7; 32]);
-        let mut out = Vec::new();
-        write_sorted(&mut out, HashKind::Sha256, &entries, &pack_sum).unwrap();
+        let mut file = HashFile::new(Vec::new(), HashKind::Sha256);
+        write_rev_to(&mut file, HashKind::Sha256, &entries, &pack_sum).unwrap();
+        let (out, _) = file.finish_with_trailer().unwrap();
         assert_eq!(&out[..12], b"RIDX\0\0\0\x01\0\0\0\x02");
         let positions: Vec<u32> = out[12..28]
             .chunks(4)

@@ -406,9 +406,9 @@ pub(super) fn push_copies(out: &mut Vec<u8>, mut offset: usize, mut len: usize) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::apply_delta;
+    use crate::pack::delta::apply::apply_delta;
 
-    use crate::pack::write::test_rng::Rng;
+    use crate::pack::delta::test_rng::Rng;
 
     fn roundtrip(base: &[u8], target: &[u8]) -> usize {
         let delta = encode_delta(base, target, usize::MAX).expect("no size limit");

@@ -6,13 +6,13 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use super::cache::DeltaCache;
-use super::data::PackFile;
-use super::delta::apply_delta;
 use super::entry::EntryKind;
-use super::error::PackError;
-use super::idx::IndexFile;
+use super::file::PackFile;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
+use crate::pack::delta::apply::apply_delta;
+use crate::pack::error::PackError;
+use crate::pack::index::read::IndexFile;
 
 /// Longest delta chain we follow. git's pack-objects caps `--depth` at
 /// 4095; anything deeper is corrupt or a REF_DELTA cycle.

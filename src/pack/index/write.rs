@@ -2,14 +2,14 @@
 //! format "Version 2 pack-*.idx files" in `Documentation/gitformat-pack.txt`
 //! (gitformat-pack, "Version 2 pack-*.idx files").
 
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
 use rayon::prelude::*;
 
-use super::{HashingWriter, PackWriteError};
-use crate::durable;
 use crate::hash::{HashKind, ObjectId};
+use crate::pack::error::PackWriteError;
+use crate::pack::hashfile::write_checksummed_file;
 
 /// `"\377tOc"`, which no version 1 index can start with.
 const IDX_MAGIC: [u8; 4] = [0xff, b't', b'O', b'c'];
@@ -45,31 +45,20 @@ pub fn write_idx_v2(
     pack_checksum: &ObjectId,
 ) -> Result<ObjectId, PackWriteError> {
     sort_and_check(hash, entries, pack_checksum)?;
-    let mut checksum = None;
-    durable::write_file_with(path, |file| {
-        checksum = Some(write_sorted(file, hash, entries, pack_checksum)?);
-        Ok(())
-    })?;
-    Ok(checksum.expect("written above"))
+    let (checksum, _) =
+        write_checksummed_file(path, hash, |out| write_idx_to(out, entries, pack_checksum))?;
+    Ok(checksum)
 }
 
 /// Sorts by id (memcmp order, which is how git bisects the name table) and
 /// checks what git's reader relies on: one hash kind, no duplicate ids, a
 /// count that fits the fanout table.
-pub(super) fn sort_and_check(
+pub(crate) fn sort_and_check(
     hash: HashKind,
     entries: &mut [IndexEntry],
     pack_checksum: &ObjectId,
 ) -> Result<(), PackWriteError> {
-    check_kind(hash, pack_checksum)?;
-    if u32::try_from(entries.len()).is_err() {
-        return Err(PackWriteError::TooManyEntries {
-            count: entries.len(),
-        });
-    }
-    for e in entries.iter() {
-        check_kind(hash, &e.id)?;
-    }
+    check_ids(hash, entries, pack_checksum)?;
     // Names are uniform: their leading 8 bytes decide nearly every
     // comparison without a call to memcmp. Hundreds of thousands of
     // entries for a large pack, sorted while nothing else runs.
@@ -82,7 +71,26 @@ pub(super) fn sort_and_check(
     Ok(())
 }
 
-pub(super) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteError> {
+/// Checks what every index of a pack relies on: the pack's checksum and
+/// every entry's id of kind `hash`, and a count that fits 32 bits.
+pub(crate) fn check_ids(
+    hash: HashKind,
+    entries: &[IndexEntry],
+    pack_checksum: &ObjectId,
+) -> Result<(), PackWriteError> {
+    check_kind(hash, pack_checksum)?;
+    if u32::try_from(entries.len()).is_err() {
+        return Err(PackWriteError::TooManyEntries {
+            count: entries.len(),
+        });
+    }
+    for e in entries {
+        check_kind(hash, &e.id)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteError> {
     if id.kind() == hash {
         Ok(())
     } else {
@@ -94,14 +102,12 @@ pub(super) fn check_kind(hash: HashKind, id: &ObjectId) -> Result<(), PackWriteE
 }
 
 /// Writes the index of entries already sorted and checked by
-/// [`sort_and_check`]; returns the index checksum.
-pub(super) fn write_sorted<W: Write>(
-    out: W,
-    hash: HashKind,
+/// [`sort_and_check`], all but its own checksum (`out` adds that).
+pub(crate) fn write_idx_to(
+    out: &mut impl Write,
     entries: &[IndexEntry],
     pack_checksum: &ObjectId,
-) -> io::Result<ObjectId> {
-    let mut out = HashingWriter::new(BufWriter::new(out), hash);
+) -> io::Result<()> {
     out.write_all(&IDX_MAGIC)?;
     out.write_all(&IDX_VERSION.to_be_bytes())?;
 
@@ -137,10 +143,7 @@ pub(super) fn write_sorted<W: Write>(
         out.write_all(&e.offset.to_be_bytes())?;
     }
 
-    out.write_all(pack_checksum.as_bytes())?;
-    let (buffered, checksum) = out.finish_with_trailer()?;
-    buffered.into_inner().map_err(|e| e.into_error())?;
-    Ok(checksum)
+    out.write_all(pack_checksum.as_bytes())
 }
 
 #[cfg(test)]

@@ -3,28 +3,26 @@
 //! `builtin/pack-objects.c` and `finish_tmp_packfile` in `pack-write.c`).
 //!
 //! The pack goes to `tmp_pack_XXXXXX` in the destination directory; on
-//! [`PackWriter::finish`] the index and reverse index are written to their
-//! own temporary files, everything is fsynced and renamed into place, the
-//! `.idx` last because git discovers packs by their index. Dropping an
-//! unfinished writer removes its temporary files.
+//! [`PackWriter::finish`] it is published with its index and reverse index
+//! (`publish.rs`). Dropping an unfinished writer removes its temporary
+//! files.
 
-use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
 
-use super::encode::{
-    MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, OBJ_OFS_DELTA, OBJ_REF_DELTA, encode_entry_header,
-    encode_ofs_distance,
-};
-use super::pack_stream::{self, PackStream};
-use super::{IndexEntry, PackWriteError, idx_writer, rev_writer};
+use super::encode::{MAX_ENTRY_HEADER_LEN, MAX_OFS_LEN, encode_entry_header, encode_ofs_distance};
+use super::publish::{AfterSync, PackOutcome, WrittenPack, publish};
+use super::stream::PackStream;
 use crate::durable::{self, TempFiles};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
-use crate::pack::data::PACK_HEADER_LEN;
+use crate::pack::data::entry::{OBJ_OFS_DELTA, OBJ_REF_DELTA};
+use crate::pack::data::file::PACK_HEADER_LEN;
+use crate::pack::error::PackWriteError;
+use crate::pack::index::write::{IndexEntry, check_kind, sort_and_check};
 
 const PACK_SIGNATURE: [u8; 4] = *b"PACK";
 const PACK_VERSION: u32 = 2;
@@ -44,31 +42,6 @@ pub struct PackWriter {
     header: Vec<u8>,
     /// Set when a write failed part-way: the file no longer parses.
     broken: bool,
-}
-
-/// The published pack.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PackOutcome {
-    pub pack_path: PathBuf,
-    pub idx_path: PathBuf,
-    pub rev_path: PathBuf,
-    /// The pack trailer: the hash of every byte before it (also the file
-    /// name stem).
-    pub checksum: ObjectId,
-    pub num_objects: u32,
-    /// Size of the `.pack` file, trailer included.
-    pub pack_size: u64,
-}
-
-impl PackOutcome {
-    /// The file name without extension, `pack-<hex of the trailer>`.
-    pub fn stem(&self) -> String {
-        self.pack_path
-            .file_stem()
-            .and_then(|s| s.to_str())
-            .expect("pack names are ASCII")
-            .to_string()
-    }
 }
 
 impl PackWriter {
@@ -182,7 +155,7 @@ impl PackWriter {
         delta_size: u64,
         zlib: &[u8],
     ) -> Result<WrittenEntry, PackWriteError> {
-        idx_writer::check_kind(self.hash, &base_id)?;
+        check_kind(self.hash, &base_id)?;
         let offset = self.begin_entry(id)?;
         encode_entry_header(OBJ_REF_DELTA, delta_size, &mut self.header);
         self.header.extend_from_slice(base_id.as_bytes());
@@ -232,7 +205,7 @@ impl PackWriter {
         let hash = self.hash;
         let mut entries = std::mem::take(&mut self.entries);
         // Checks before the trailer, so a rejected pack costs no fsync.
-        idx_writer::sort_and_check(hash, &mut entries, &hash.null_id())?;
+        sort_and_check(hash, &mut entries, &hash.null_id())?;
 
         let temp_pack = self.temp_pack.clone();
         let (pack_file, checksum) = self
@@ -263,7 +236,7 @@ impl PackWriter {
                 path: self.temp_pack.clone(),
             });
         }
-        idx_writer::check_kind(self.hash, &id)?;
+        check_kind(self.hash, &id)?;
         if self.entries_written() >= self.num_objects {
             return Err(PackWriteError::TooManyObjects {
                 expected: self.num_objects,
@@ -328,103 +301,12 @@ impl PackWriter {
 
 /// The header a pack of `num_objects` entries starts with: signature,
 /// version, entry count.
-pub(super) fn pack_header(num_objects: u32) -> [u8; PACK_HEADER_LEN as usize] {
+pub(crate) fn pack_header(num_objects: u32) -> [u8; PACK_HEADER_LEN as usize] {
     let mut header = [0; PACK_HEADER_LEN as usize];
     header[..4].copy_from_slice(&PACK_SIGNATURE);
     header[4..8].copy_from_slice(&PACK_VERSION.to_be_bytes());
     header[8..].copy_from_slice(&num_objects.to_be_bytes());
     header
-}
-
-/// A `.pack` written, trailer included, under a temporary name; not yet
-/// synced.
-pub(super) struct WrittenPack<'a> {
-    pub dir: &'a Path,
-    pub hash: HashKind,
-    pub file: File,
-    pub temp_pack: &'a Path,
-    pub checksum: ObjectId,
-    pub pack_size: u64,
-    pub after_sync: AfterSync,
-}
-
-/// What becomes of a published pack's pages in the page cache.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum AfterSync {
-    /// Kept: a segment, which the fold reads whole soon after.
-    KeepCached,
-    /// Dropped: the folded pack, which this run does not read through
-    /// again.
-    DropCached,
-}
-
-/// Writes the `.rev` and `.idx` of `pack` from its `entries` (sorted by id
-/// and checked) while the pack itself is synced (its `fsync` waits for
-/// the disk, which the two small files need not wait behind), then
-/// renames the three files into place, the `.idx` last (git finds a pack
-/// by its index). `temps` holds the temporary pack and removes what is
-/// left on failure.
-pub(super) fn publish(
-    pack: WrittenPack<'_>,
-    mut temps: TempFiles,
-    entries: &[IndexEntry],
-) -> Result<PackOutcome, PackWriteError> {
-    let WrittenPack {
-        dir,
-        hash,
-        file,
-        temp_pack,
-        checksum,
-        pack_size,
-        after_sync,
-    } = pack;
-    let (synced, indexes) = std::thread::scope(|scope| {
-        let synced = scope.spawn(|| {
-            let synced = file.sync_all();
-            if after_sync == AfterSync::DropCached {
-                pack_stream::drop_cached(&file);
-            }
-            synced
-        });
-        let indexes = (|| {
-            let temp_rev = write_temp(dir, "tmp_rev_", &mut temps, |f| {
-                rev_writer::write_sorted(f, hash, entries, &checksum)
-            })?;
-            let temp_idx = write_temp(dir, "tmp_idx_", &mut temps, |f| {
-                idx_writer::write_sorted(f, hash, entries, &checksum)
-            })?;
-            Ok::<_, PackWriteError>((temp_rev, temp_idx))
-        })();
-        let synced = synced
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        (synced, indexes)
-    });
-    drop(file);
-    synced.map_err(PackWriteError::io(temp_pack))?;
-    let (temp_rev, temp_idx) = indexes?;
-
-    let stem = format!("pack-{}", checksum.to_hex());
-    let pack_path = dir.join(format!("{stem}.pack"));
-    let rev_path = dir.join(format!("{stem}.rev"));
-    let idx_path = dir.join(format!("{stem}.idx"));
-    for (from, to) in [
-        (temp_pack, pack_path.as_path()),
-        (&temp_rev, &rev_path),
-        (&temp_idx, &idx_path),
-    ] {
-        std::fs::rename(from, to).map_err(PackWriteError::io(to))?;
-    }
-    temps.disarm();
-    durable::sync_dir(dir)?;
-    Ok(PackOutcome {
-        pack_path,
-        idx_path,
-        rev_path,
-        checksum,
-        num_objects: entries.len() as u32,
-        pack_size,
-    })
 }
 
 fn check_level(id: ObjectId, level: u32) -> Result<(), PackWriteError> {
@@ -441,21 +323,6 @@ fn deflate_into<W: Write>(out: &mut W, data: &[u8], level: u32) -> io::Result<()
     z.write_all(data)?;
     z.finish()?;
     Ok(())
-}
-
-/// Creates a new temporary file, writes it with `write`, fsyncs it and
-/// returns its path (registered in `temps`).
-fn write_temp(
-    dir: &Path,
-    prefix: &str,
-    temps: &mut TempFiles,
-    write: impl FnOnce(&File) -> io::Result<ObjectId>,
-) -> Result<PathBuf, PackWriteError> {
-    let (path, file) = durable::create_temp(dir, prefix)?;
-    temps.add(path.clone());
-    write(&file).map_err(PackWriteError::io(&path))?;
-    file.sync_all().map_err(PackWriteError::io(&path))?;
-    Ok(path)
 }
 
 /// An entry written: its number (entries are numbered in the order they

@@ -15,14 +15,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 
-use super::delta::apply_delta;
 use super::entry::EntryKind;
-use super::error::PackError;
 use super::resolve::{MAX_CHAIN_DEPTH, Pack};
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
+use crate::pack::delta::apply::apply_delta;
+use crate::pack::error::PackError;
 
-/// [`super::ExternalBase`] callable from several threads.
+/// [`super::resolve::ExternalBase`] callable from several threads.
 pub type SharedExternalBase<'a> = dyn Fn(&ObjectId) -> Option<(ObjectKind, Vec<u8>)> + Sync + 'a;
 /// The per-object callback of [`Pack::traverse`]:
 /// `(index_in_idx, offset, kind, body)`.

@@ -1,0 +1,11 @@
+//! git's delta format (gitformat-pack "Deltified representation"): applied
+//! (`apply.rs`), encoded from a base and a target (`encode.rs`), and
+//! between two trees from their entries (`tree.rs`).
+
+pub(crate) mod apply;
+pub(crate) mod encode;
+#[cfg(test)]
+pub(crate) mod test_rng;
+#[cfg(test)]
+pub(crate) mod test_trees;
+pub(crate) mod tree;
