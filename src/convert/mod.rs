@@ -79,11 +79,11 @@ pub fn convert(
     progress: &dyn Progress,
 ) -> Result<ConvertOutcome, ConvertError> {
     if opts.rekey_notes && opts.git_compat_map {
-        // git's compat map needs a SHA-1 for every object; the re-keyed
-        // notes commits and trees have none.
+        // git's compat map needs SOURCE's name of every object; the
+        // re-keyed notes commits and trees have none.
         return Err(Refusal::IncompatibleOptions(
-            "--rekey-notes creates objects that have no SHA-1 name, which --git-compat-map \
-             (extensions.compatObjectFormat) cannot describe; use one or the other"
+            "--rekey-notes creates objects that have no name in SOURCE's hash, which \
+             --git-compat-map (extensions.compatObjectFormat) cannot describe; use one or the other"
                 .into(),
         )
         .into());
@@ -171,16 +171,25 @@ fn convert_in_pool(
     dest::leftovers::clean_leftovers(&dest, &map)?;
     map.set_meta("state", "converting")?;
 
+    // SOURCE refused while its objects are named (a SHA-1 form that shows
+    // a collision attack, a name SOURCE's own map disagrees with): a first
+    // run leaves nothing behind, as a refusal before the writes does.
+    let refused = |e: ConvertError, dest: dest::Dest| -> Result<_, ConvertError> {
+        if fresh && matches!(e, ConvertError::Corrupt(_)) {
+            dest.discard()?;
+        }
+        Err(e)
+    };
     let (written, mut map, map_run) =
-        write::write_objects(&run, &table, waves, &pairs, &dest.path, map)?;
+        match write::write_objects(&run, &table, waves, &pairs, &dest.path, map) {
+            Ok(written) => written,
+            Err(e) => return refused(e, dest),
+        };
     // Every object is named: SOURCE's own map must agree with every name.
     if let Some(source_map) = &source_map
         && let Err(e) = source_map.check(&table)
     {
-        if fresh {
-            dest.discard()?;
-        }
-        return Err(e);
+        return refused(e, dest);
     }
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.unknown_headers = written.mapped.unknown_headers;

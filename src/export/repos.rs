@@ -47,6 +47,15 @@ pub fn open_dest(path: &Path) -> Result<DestRepo, ExportError> {
         .get("extensions.objectformat")
         .unwrap_or("sha1")
         .to_ascii_lowercase();
+    if format == "sha1" && dest_layout::map_db(&git_dir).is_file() {
+        return Err(refuse(
+            "it is the SHA-1 side of a conversion from SHA-256 already (`git-rehash convert` \
+             of a SHA-256 SOURCE): it needs no export; push it, or run `git-rehash convert` \
+             on it to go back to SHA-256"
+                .into(),
+        )
+        .into());
+    }
     if format != "sha256" || !dest_layout::head(&git_dir).is_file() {
         return Err(refuse(format!(
             "it is not a SHA-256 repository (object format {format}); DEST is what \

@@ -4,6 +4,7 @@
 //! SHA-1 DEST.
 
 mod dest_repository;
+mod interop;
 mod map_queries;
 mod oracle_names;
 mod round_trips;

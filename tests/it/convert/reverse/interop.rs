@@ -1,0 +1,158 @@
+//! The options of `convert` in the SHA-256 -> SHA-1 direction: notes
+//! re-keyed by SHA-1 names, git's compat map, a submodule converted first,
+//! an incremental run and `repack`, and `export-sha1`, which has nothing
+//! to do for a SHA-1 DEST.
+
+use crate::support::file_tree::copy_dir;
+use crate::support::git::git;
+use crate::support::history::commit_file;
+use crate::support::refusal::assert_clean_failure;
+use crate::support::rehash::{
+    rehash_command, rehash_convert, rehash_convert_ok, rehash_verify_ok, run_ok,
+};
+use crate::support::repo_files::pack_files;
+use crate::support::reversed::reversed_fixture;
+use crate::support::scratch::scratch_dir;
+use crate::support::sha256_fixture::sha256_repo;
+
+/// `--submodule-map` of the fixture's submodule, from its reverse conversion.
+fn sub_map() -> String {
+    let map = reversed_fixture().sub_dest.join("rehash/map.sqlite");
+    map.to_str().expect("scratch paths are UTF-8").to_owned()
+}
+
+#[test]
+fn notes_are_rekeyed_by_sha1_names() {
+    let repo = sha256_repo();
+    let dest = scratch_dir("reverse-rekey").join("dest.git");
+    rehash_convert_ok(
+        &repo.repo_path,
+        &dest,
+        &["--quiet", "--rekey-notes", "--submodule-map", &sub_map()],
+    );
+    let annotated = reversed_fixture().sha1_of(&repo.rev("main~2"));
+    assert_eq!(
+        git(&dest, &["notes", "show", &annotated]),
+        "a note on a commit"
+    );
+    let message = git(&dest, &["log", "-1", "--format=%s", "refs/notes/commits"]);
+    assert_eq!(message, "Notes re-keyed to SHA-1 names by git-rehash");
+    rehash_verify_ok(&dest, &repo.repo_path);
+}
+
+#[test]
+fn git_reads_the_compat_map_of_a_sha1_dest() {
+    let repo = sha256_repo();
+    let dest = scratch_dir("reverse-compat").join("dest.git");
+    rehash_convert_ok(
+        &repo.repo_path,
+        &dest,
+        &["--quiet", "--git-compat-map", "--submodule-map", &sub_map()],
+    );
+    assert_eq!(
+        git(&dest, &["config", "extensions.compatObjectFormat"]),
+        "sha256"
+    );
+    for rev in ["main", "v1.0", "main^{tree}"] {
+        let sha1 = git(&dest, &["rev-parse", rev]);
+        assert_eq!(
+            git(
+                &dest,
+                &["rev-parse", "--output-object-format=sha256", &sha1]
+            ),
+            repo.rev(rev),
+            "{rev}"
+        );
+    }
+}
+
+#[test]
+fn a_submodule_named_by_path_is_converted_first() {
+    let repo = sha256_repo();
+    let dest = scratch_dir("reverse-submodule").join("dest.git");
+    let sub = format!("sub={}", repo.sub_path.display());
+    rehash_convert_ok(&repo.repo_path, &dest, &["--quiet", "--submodule", &sub]);
+    let sub_head = git(&dest.join("modules/sub"), &["rev-parse", "HEAD"]);
+    assert_eq!(
+        git(&dest, &["ls-tree", "main", "sub"]),
+        format!("160000 commit {sub_head}\tsub")
+    );
+    assert_eq!(
+        git(
+            &dest.join("modules/sub"),
+            &["rev-parse", "--show-object-format"]
+        ),
+        "sha1"
+    );
+}
+
+#[test]
+fn an_incremental_run_adds_a_pack_that_repack_folds() {
+    let repo = sha256_repo();
+    let source = scratch_dir("reverse-incremental").join("source");
+    copy_dir(&repo.repo_path, &source);
+    let dest = scratch_dir("reverse-incremental-dest").join("dest.git");
+    let map = sub_map();
+    let opts = ["--quiet", "--submodule-map", map.as_str()];
+    rehash_convert_ok(&source, &dest, &opts);
+    commit_file(
+        &source,
+        "later.txt",
+        "made after the conversion\n",
+        "a later commit",
+    );
+    rehash_convert_ok(&source, &dest, &opts);
+    assert_eq!(pack_files(&dest).len(), 2);
+    assert_eq!(
+        git(&dest, &["rev-parse", "main"]),
+        git(
+            &source,
+            &["rev-parse", "--output-object-format=sha1", "main"]
+        )
+    );
+    run_ok(rehash_command().arg("repack").arg(&dest).arg("--quiet"));
+    assert_eq!(pack_files(&dest).len(), 1);
+    let count = git(
+        &dest,
+        &["rev-list", "--use-bitmap-index", "--count", "--all"],
+    );
+    assert_eq!(count, git(&source, &["rev-list", "--count", "--all"]));
+    rehash_verify_ok(&dest, &source);
+}
+
+#[test]
+fn export_sha1_has_nothing_to_do_for_a_sha1_dest() {
+    let dest = &reversed_fixture().dest;
+    let mirror = scratch_dir("reverse-export").join("mirror.git");
+    let out = rehash_command()
+        .arg("export-sha1")
+        .arg(dest)
+        .arg(&mirror)
+        .output()
+        .expect("run export-sha1");
+    assert_clean_failure(
+        &out,
+        &["SHA-1 side of a conversion from SHA-256", "push it"],
+    );
+    assert!(!mirror.join("objects").exists());
+}
+
+#[test]
+fn a_later_run_refuses_a_source_whose_object_format_changed() {
+    let root = scratch_dir("reverse-format-change");
+    let (source, dest) = (root.join("source"), root.join("dest.git"));
+    std::fs::create_dir_all(&source).unwrap();
+    git(&source, &["init", "-q", "--object-format=sha256"]);
+    commit_file(&source, "f", "one\n", "one");
+    rehash_convert_ok(&source, &dest, &["--quiet"]);
+    // The same path, now a SHA-1 repository.
+    std::fs::remove_dir_all(&source).unwrap();
+    std::fs::create_dir_all(&source).unwrap();
+    git(&source, &["init", "-q", "--object-format=sha1"]);
+    commit_file(&source, "f", "one\n", "one");
+    let out = rehash_convert(&source, &dest, &["--quiet"]);
+    assert_clean_failure(
+        &out,
+        &["was converted from sha256, and SOURCE now uses sha1"],
+    );
+}
