@@ -15,10 +15,12 @@
 //! - [`convert`]: the orchestration of a whole conversion.
 //! - [`textmap`]: rewriting SHA-1 names quoted in free text (no SQLite).
 //! - [`verify`]: an independent check of a finished conversion.
+//! - [`attest`]: signed statements of a conversion, made and checked.
 //! - [`export`]: the way back: a SHA-256 repository's new history written
 //!   into a SHA-1 mirror.
 //! - `fuzzing`: entry points for the fuzz targets in `fuzz/` (hidden).
 
+pub mod attest;
 pub mod bytes;
 pub mod convert;
 pub mod durable;

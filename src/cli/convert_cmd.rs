@@ -67,7 +67,7 @@ pub struct ConvertArgs {
     /// pack's base); benches/candidate_summary.py sums it up.
     #[arg(long, value_name = "FILE", hide = true)]
     candidate_log: Option<PathBuf>,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, and 0: all cores, as git's pack.threads).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// Also write git's own compat map (objects/loose-object-idx) and set
@@ -122,42 +122,13 @@ pub struct ConvertArgs {
     /// names, phase timings.
     #[arg(long)]
     json: bool,
+    /// At the end, sign a statement of the conversion into DEST (as
+    /// `git-rehash attest DEST` does), with your git signing setup.
+    #[arg(long)]
+    attest: bool,
 }
 
 pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
-    let opts = ConvertOptions {
-        strict_headers: args.strict_headers,
-        force: args.force,
-        compression: args.compression,
-        window: args.window as usize,
-        depth: args.depth,
-        reuse_deltas: !args.no_reuse_deltas,
-        try_every_base: args.try_every_base,
-        name_hash_version: match args.name_hash_version {
-            1 => NameHashVersion::V1,
-            _ => NameHashVersion::V2,
-        },
-        candidate_log: args.candidate_log.clone(),
-        jobs: args.jobs,
-        git_compat_map: args.git_compat_map,
-        submodule_maps: args.submodule_map.clone(),
-        unmapped_gitlinks: if args.unmapped_gitlinks == "placeholder" {
-            UnmappedGitlinks::Placeholder
-        } else {
-            UnmappedGitlinks::Refuse
-        },
-        unmapped_mergetags: if args.unmapped_mergetags == "verbatim" {
-            UnmappedMergetags::Verbatim
-        } else {
-            UnmappedMergetags::Refuse
-        },
-        recurse_submodules: args.recurse_submodules,
-        submodules: args.submodule.clone(),
-        rekey_notes: args.rekey_notes,
-        shared_with: args.shared_with.clone(),
-        ref_format: args.ref_format.as_deref().and_then(RefStorage::from_name),
-        ..ConvertOptions::new(&args.source, &args.dest)
-    };
     let interrupt = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&interrupt);
     // SIGINT and SIGTERM: stop at the next checkpoint (between chunks).
@@ -165,7 +136,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
     let opts = ConvertOptions {
         interrupt: Some(interrupt),
-        ..opts
+        ..options(&args)
     };
     let bars = (!args.quiet).then(Bars::new);
     let drawn: &dyn Progress = match &bars {
@@ -204,108 +175,48 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<ExitCode> {
     };
     super::repack_cmd::report_serving(&outcome.serving, args.quiet);
     if !args.quiet {
-        let kinds: Vec<String> = outcome
-            .objects_by_kind
-            .iter()
-            .map(|(k, n)| format!("{n} {k}s"))
-            .collect();
-        let kinds = if kinds.is_empty() {
-            "nothing new".to_string()
-        } else {
-            kinds.join(", ")
-        };
-        eprintln!(
-            "{} {} of {} objects ({}), {:.1} MB inflated -> {:.1} MB in {} pack(s), {} refs written, {} deleted, {} reflog entries dropped, in {:.1}s",
-            if outcome.continued {
-                "updated:"
-            } else {
-                "converted"
-            },
-            outcome.objects_read,
-            outcome.objects_listed,
-            kinds,
-            outcome.bytes_inflated as f64 / 1e6,
-            outcome.pack_size as f64 / 1e6,
-            outcome.packs_written,
-            outcome.refs_written,
-            outcome.refs_deleted,
-            outcome.reflog_entries_dropped,
-            outcome.elapsed.as_secs_f64()
-        );
-        if outcome.objects_shared > 0 {
-            eprintln!(
-                "note: {} objects are the pool's (--shared-with), borrowed through objects/info/alternates",
-                outcome.objects_shared
-            );
-        }
-        if outcome.objects_restored > 0 {
-            eprintln!(
-                "note: {} objects were scanned by the interrupted run (taken from its checkpoint)",
-                outcome.objects_restored
-            );
-        }
-        if outcome.verbatim_mergetag_commits > 0 {
-            eprintln!(
-                "note: {} commit(s) keep a mergetag verbatim: it names an object the repository does not have (--unmapped-mergetags=verbatim; recorded in the map)",
-                outcome.verbatim_mergetag_commits
-            );
-        }
-        for (name, count) in &outcome.unknown_headers {
-            eprintln!("note: copied unknown commit header '{name}' verbatim in {count} commit(s)");
-        }
-        for name in &outcome.pseudo_refs_dropped {
-            eprintln!("note: dropped {name}: it names an object that is not in the repository");
-        }
-        for sub in &outcome.submodules {
-            eprintln!(
-                "submodule {}: {} {} new object(s) of {} -> {}",
-                sub.name,
-                if sub.outcome.continued {
-                    "updated,"
-                } else {
-                    "converted,"
-                },
-                sub.outcome.objects_read,
-                sub.outcome.objects_listed,
-                sub.outcome.dest.display()
-            );
-        }
-        let interop = &outcome.interop;
-        if interop.gitlinks_mapped > 0 {
-            eprintln!(
-                "note: {} submodule commit(s) named through submodule maps",
-                interop.gitlinks_mapped
-            );
-        }
-        if interop.gitlink_surrogates > 0 {
-            eprintln!(
-                "warning: {} submodule commit(s) got SURROGATE names (--unmapped-gitlinks=placeholder); they are listed in {}",
-                interop.gitlink_surrogates,
-                git_rehash::repo::dest_layout::gitlinks(&outcome.dest).display()
-            );
-        }
-        for notes in &interop.notes_rekeyed {
-            eprintln!(
-                "notes: {} re-keyed: {} note(s) now named by SHA-256 in commit {}{}",
-                notes.name,
-                notes.notes,
-                notes.commit,
-                if notes.kept_unmapped > 0 {
-                    format!(
-                        " ({} note(s) on objects SOURCE does not have kept at their SHA-1 paths)",
-                        notes.kept_unmapped
-                    )
-                } else {
-                    String::new()
-                }
-            );
-        }
-        if let Some(n) = interop.compat_map_pairs {
-            eprintln!(
-                "git compat map: {n} pairs in objects/loose-object-idx, compatObjectFormat = sha1"
-            );
-        }
-        eprintln!("map: {}", outcome.map_path.display());
+        super::convert_summary::print_summary(&outcome);
+    }
+    if args.attest {
+        let subject = git_rehash::attest::Subject::conversion(&outcome.dest, None)?;
+        super::attest_cmd::attest_after_run(&subject, args.quiet, "the conversion")?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The library's options for the command line's.
+fn options(args: &ConvertArgs) -> ConvertOptions {
+    ConvertOptions {
+        strict_headers: args.strict_headers,
+        force: args.force,
+        compression: args.compression,
+        window: args.window as usize,
+        depth: args.depth,
+        reuse_deltas: !args.no_reuse_deltas,
+        try_every_base: args.try_every_base,
+        name_hash_version: match args.name_hash_version {
+            1 => NameHashVersion::V1,
+            _ => NameHashVersion::V2,
+        },
+        candidate_log: args.candidate_log.clone(),
+        jobs: args.jobs,
+        git_compat_map: args.git_compat_map,
+        submodule_maps: args.submodule_map.clone(),
+        unmapped_gitlinks: if args.unmapped_gitlinks == "placeholder" {
+            UnmappedGitlinks::Placeholder
+        } else {
+            UnmappedGitlinks::Refuse
+        },
+        unmapped_mergetags: if args.unmapped_mergetags == "verbatim" {
+            UnmappedMergetags::Verbatim
+        } else {
+            UnmappedMergetags::Refuse
+        },
+        recurse_submodules: args.recurse_submodules,
+        submodules: args.submodule.clone(),
+        rekey_notes: args.rekey_notes,
+        shared_with: args.shared_with.clone(),
+        ref_format: args.ref_format.as_deref().and_then(RefStorage::from_name),
+        ..ConvertOptions::new(&args.source, &args.dest)
+    }
 }

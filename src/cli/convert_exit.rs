@@ -1,13 +1,10 @@
-//! How a conversion ends for its caller: the exit status of each result,
-//! what it means, and the word `--json` reports for it.
+//! How a conversion ends for its caller: its exit class, what it means
+//! for DEST, and the word `--json` reports for it.
 
 use std::process::ExitCode;
 
-use git_rehash::convert::{ConvertError, ConvertOutcome, ErrorKind};
-
-/// Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT, as a
-/// shell reports it).
-pub const EXIT_INTERRUPTED: u8 = 130;
+use super::exit_class::ExitClass;
+use git_rehash::convert::{ConvertError, ConvertOutcome};
 
 /// Says that a run was interrupted, clears the bars, and gives the exit
 /// status of an interruption. `rerun` is the command that resumes it.
@@ -18,21 +15,19 @@ pub fn interrupted(bars: Option<&super::progress_bars::Bars>, kept: &str, rerun:
     eprintln!(
         "git-rehash: interrupted; {kept} is kept. Run the same command again to resume:\n  {rerun}"
     );
-    ExitCode::from(EXIT_INTERRUPTED)
+    ExitClass::Interrupted.exit_code()
 }
 
-/// How a run ended.
+/// How a run ended: a finished run says whether it was the first, any
+/// other end is its exit class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunEnd {
     /// A first conversion finished.
     Converted,
     /// An earlier run's DEST was resumed or brought up to date.
     Updated,
-    /// SOURCE or DEST cannot be converted or written as they are.
-    Refused,
-    /// The machine, the disk or the map database failed; a retry may work.
-    Failed,
-    Interrupted,
+    /// Stopped; the class says why.
+    Stopped(ExitClass),
 }
 
 impl RunEnd {
@@ -40,11 +35,7 @@ impl RunEnd {
         match result {
             Ok(outcome) if outcome.continued => RunEnd::Updated,
             Ok(_) => RunEnd::Converted,
-            Err(e) => match e.kind() {
-                ErrorKind::Refused | ErrorKind::Corrupt | ErrorKind::DestState => RunEnd::Refused,
-                ErrorKind::Failed => RunEnd::Failed,
-                ErrorKind::Interrupted => RunEnd::Interrupted,
-            },
+            Err(e) => RunEnd::Stopped(ExitClass::of_kind(e.kind())),
         }
     }
 
@@ -53,32 +44,35 @@ impl RunEnd {
         match self {
             RunEnd::Converted => "converted",
             RunEnd::Updated => "updated",
-            RunEnd::Refused => "refused",
-            RunEnd::Failed => "failed",
-            RunEnd::Interrupted => "interrupted",
+            RunEnd::Stopped(class) => class.name(),
         }
     }
 
-    pub fn exit_code(self) -> u8 {
+    pub fn class(self) -> ExitClass {
         match self {
-            RunEnd::Converted | RunEnd::Updated => 0,
-            RunEnd::Refused | RunEnd::Failed => 1,
-            RunEnd::Interrupted => EXIT_INTERRUPTED,
+            RunEnd::Converted | RunEnd::Updated => ExitClass::Done,
+            RunEnd::Stopped(class) => class,
         }
     }
 
     /// What the exit status tells the caller about DEST.
     pub fn exit_meaning(self) -> &'static str {
-        match self {
-            RunEnd::Converted | RunEnd::Updated => "DEST is complete",
-            RunEnd::Refused => {
-                "the conversion was refused; the error says why and what to do, \
-                 and DEST is not a repository unless an earlier run completed it"
+        match self.class() {
+            ExitClass::Done => "DEST is complete",
+            ExitClass::Refused => {
+                "the conversion was refused: SOURCE or DEST needs a decision, which the error \
+                 names with the option or command that gets past it; DEST is not a repository \
+                 unless an earlier run completed it"
             }
-            RunEnd::Failed => {
-                "the conversion failed; the error names the cause, and running it again resumes"
+            ExitClass::Usage => {
+                "the command line is wrong (SOURCE, DEST or an option); nothing was written, \
+                 and the error says what to change"
             }
-            RunEnd::Interrupted => {
+            ExitClass::Failed => {
+                "the machine failed (disk, memory, I/O, another run's lock); the error names the \
+                 cause, and running the same command again resumes"
+            }
+            ExitClass::Interrupted => {
                 "interrupted; everything converted so far is kept, and running the same command again resumes"
             }
         }

@@ -2,9 +2,11 @@
 //! repository made by `convert`, written back into a SHA-1 mirror.
 //!
 //! Exit status: 0 when MIRROR mirrors DEST, 1 when the export was refused
-//! or failed (the message says why; MIRROR's refs are unchanged and a
-//! re-run resumes), 130 when interrupted, 2 on usage errors.
+//! (the message says why and what to do; MIRROR's refs are unchanged), 2
+//! when DEST or MIRROR is not what the command needs, 3 when it failed (a
+//! re-run resumes), 130 when interrupted.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -12,11 +14,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::Args;
 
+use serde::Serialize;
+
+use super::command_report::CommandReport;
 use super::convert_exit::interrupted;
+use super::exit_class::ExitClass;
 use super::progress_bars::Bars;
+use git_rehash::attest::{RunRecord, SourceStatement, Subject};
 use git_rehash::convert::UnmappedGitlinks;
 use git_rehash::export::{ExportError, ExportOptions, ExportOutcome, export_sha1};
+use git_rehash::hash::HashKind;
 use git_rehash::progress::{NoProgress, Progress};
+use git_rehash::refs::rehash_refs::attestation_of;
+use git_rehash::repo::dest_layout;
+use serde_json::json;
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
@@ -39,12 +50,58 @@ pub struct ExportArgs {
     /// zlib level (0-9) for data that is compressed anew.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=9))]
     compression: u32,
-    /// Worker threads (default: all cores).
+    /// Worker threads (default, and 0: all cores).
     #[arg(long, short = 'j')]
     jobs: Option<usize>,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Print one JSON object on stdout at the end of the run, whatever its
+    /// outcome: status (the exit class), exit code, what was written, the
+    /// error.
+    #[arg(long)]
+    json: bool,
+    /// At the end, sign a statement of the export into MIRROR (its refs,
+    /// DEST's map, its packs, DEST's own statement), with your git
+    /// signing setup.
+    #[arg(long)]
+    attest: bool,
+}
+
+/// What `--json` reports of an export that finished.
+#[derive(Serialize)]
+struct ExportResult {
+    objects_written: u64,
+    objects_by_type: BTreeMap<&'static str, u64>,
+    pack_bytes: u64,
+    pairs_recorded: u64,
+    refs_created: usize,
+    refs_updated: usize,
+    refs_deleted: usize,
+    refs_left_alone: Vec<String>,
+    created_skipped: u64,
+    gitlink_surrogates: u64,
+}
+
+impl ExportResult {
+    fn new(outcome: &ExportOutcome) -> Self {
+        ExportResult {
+            objects_written: outcome.objects_written(),
+            objects_by_type: outcome
+                .written_by_kind
+                .iter()
+                .map(|(kind, n)| (kind.as_str(), *n))
+                .collect(),
+            pack_bytes: outcome.pack_size,
+            pairs_recorded: outcome.pairs_recorded,
+            refs_created: outcome.refs_created,
+            refs_updated: outcome.refs_updated,
+            refs_deleted: outcome.refs_deleted,
+            refs_left_alone: outcome.refs_left_alone.clone(),
+            created_skipped: outcome.created_skipped,
+            gitlink_surrogates: outcome.gitlink_surrogates,
+        }
+    }
 }
 
 pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
@@ -70,7 +127,17 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
         Some(b) => b,
         None => &NoProgress,
     };
-    let outcome = match export_sha1(&opts, progress) {
+    let result = export_sha1(&opts, progress);
+    if args.json {
+        match &result {
+            Ok(outcome) => {
+                CommandReport::finished("export-sha1", ExitClass::Done, ExportResult::new(outcome))
+            }
+            Err(e) => CommandReport::stopped("export-sha1", e.kind(), e),
+        }
+        .print()?;
+    }
+    let outcome = match result {
         Ok(outcome) => outcome,
         Err(ExportError::Interrupted(_)) => {
             let rerun = format!(
@@ -85,7 +152,30 @@ pub fn run(args: ExportArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         print_summary(&outcome);
     }
+    if args.attest {
+        let subject = mirror_subject(&args)?;
+        super::attest_cmd::attest_after_run(&subject, args.quiet, "the export")?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// MIRROR as the statement describes it: paired with DEST by DEST's map,
+/// made with this run's options, from DEST with DEST's statement.
+fn mirror_subject(args: &ExportArgs) -> anyhow::Result<Subject> {
+    let options = BTreeMap::from([
+        ("compression".to_string(), json!(args.compression)),
+        (
+            "unmapped_gitlinks".to_string(),
+            json!(args.unmapped_gitlinks),
+        ),
+    ]);
+    let dest_statement = attestation_of(&args.dest, HashKind::Sha256)?;
+    Ok(Subject::mirror(
+        &args.mirror,
+        &dest_layout::map_db(&args.dest),
+        Some(RunRecord::this_tool(options)),
+        SourceStatement::Known(dest_statement),
+    )?)
 }
 
 /// The one-line summary, then notes.
@@ -117,7 +207,7 @@ fn print_summary(outcome: &ExportOutcome) {
     }
     if outcome.created_skipped > 0 {
         eprintln!(
-            "note: {} object(s) created by --rekey-notes have no SHA-1 and were not exported; notes refs name the translated notes commits",
+            "note: {} object(s) created by --rekey-notes or `git-rehash attest` have no SHA-1 and were not exported; notes refs name the translated notes commits",
             outcome.created_skipped
         );
     }

@@ -11,10 +11,11 @@ use std::path::Path;
 use serde::Serialize;
 
 use super::convert_exit::RunEnd;
+use super::exit_class::{ExitClass, kind_word};
 use super::phase_timings::PhaseTime;
 use git_rehash::convert::{
-    ConvertError, ConvertOutcome, CorruptInput, MissingReference, Refusal, UnmappedSubmodule,
-    role_name,
+    ConvertError, ConvertOutcome, CorruptInput, ErrorKind, MissingReference, Refusal,
+    UnmappedSubmodule, role_name,
 };
 use git_rehash::object::ObjectKind;
 
@@ -23,8 +24,10 @@ pub struct RunReport {
     status: &'static str,
     exit_code: u8,
     exit_meaning: &'static str,
-    source: String,
-    dest: String,
+    /// SOURCE and DEST as given; `null` when the command line could not
+    /// be read.
+    source: Option<String>,
+    dest: Option<String>,
     /// What a finished run did; `null` otherwise.
     result: Option<ResultReport>,
     /// Why the run stopped; `null` when it finished or was interrupted.
@@ -59,6 +62,8 @@ struct ResultReport {
     gitlink_surrogates: usize,
     submodules: Vec<SubmoduleReport>,
     map: String,
+    /// Worker threads the run used.
+    workers: usize,
 }
 
 #[derive(Serialize)]
@@ -71,7 +76,7 @@ struct SubmoduleReport {
 
 #[derive(Serialize)]
 struct ErrorReport {
-    /// `refused`, `corrupt`, `dest_state` or `failed`.
+    /// `refused`, `corrupt`, `dest_state`, `usage` or `failed`.
     kind: &'static str,
     /// The message printed on stderr, without its causes.
     message: String,
@@ -148,10 +153,10 @@ impl RunReport {
         let end = RunEnd::of(result);
         RunReport {
             status: end.status(),
-            exit_code: end.exit_code(),
+            exit_code: end.class().code(),
             exit_meaning: end.exit_meaning(),
-            source: source.display().to_string(),
-            dest: dest.display().to_string(),
+            source: Some(source.display().to_string()),
+            dest: Some(dest.display().to_string()),
             result: result.as_ref().ok().map(ResultReport::new),
             error: match result {
                 Err(ConvertError::Interrupted(_)) | Ok(_) => None,
@@ -165,6 +170,32 @@ impl RunReport {
                     cpu_seconds: t.cpu.as_secs_f64(),
                 })
                 .collect(),
+        }
+    }
+
+    /// The report of a command line clap refused: `message` is its first
+    /// line.
+    pub fn usage(message: String) -> Self {
+        let end = RunEnd::Stopped(ExitClass::Usage);
+        RunReport {
+            status: end.status(),
+            exit_code: end.class().code(),
+            exit_meaning: end.exit_meaning(),
+            source: None,
+            dest: None,
+            result: None,
+            error: Some(ErrorReport {
+                kind: kind_word(ErrorKind::Usage),
+                message,
+                causes: Vec::new(),
+                submodule: None,
+                missing_objects: Vec::new(),
+                unmapped_gitlinks: Vec::new(),
+                unmapped_mergetags: Vec::new(),
+                missing_ref_target: None,
+                object: None,
+            }),
+            phases: Vec::new(),
         }
     }
 
@@ -226,6 +257,7 @@ impl ResultReport {
                 })
                 .collect(),
             map: outcome.map_path.display().to_string(),
+            workers: outcome.workers,
         }
     }
 }
@@ -247,7 +279,7 @@ impl ErrorReport {
             cause = c.source();
         }
         let mut report = ErrorReport {
-            kind: kind_name(inner),
+            kind: kind_word(inner.kind()),
             message: inner.to_string(),
             causes,
             submodule: (!names.is_empty()).then(|| names.join("/")),
@@ -283,17 +315,6 @@ impl ErrorReport {
             _ => {}
         }
         report
-    }
-}
-
-fn kind_name(error: &ConvertError) -> &'static str {
-    use git_rehash::convert::ErrorKind;
-    match error.kind() {
-        ErrorKind::Refused => "refused",
-        ErrorKind::Corrupt => "corrupt",
-        ErrorKind::DestState => "dest_state",
-        ErrorKind::Failed => "failed",
-        ErrorKind::Interrupted => "interrupted",
     }
 }
 

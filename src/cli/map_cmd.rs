@@ -5,7 +5,9 @@
 //! too: the map names the pool's map, which is read with it.
 //!
 //! Exit status: 0 every id was found, 1 some id was missing or ambiguous,
-//! 2 usage or I/O errors. A closed stdout ends the run quietly with 0.
+//! 2 usage (a bad id, no map database where one is named), 3 a failure
+//! of the machine (I/O, the database). A closed stdout ends the run
+//! quietly with 0.
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -14,6 +16,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Args, ValueEnum};
 
+use super::exit_class::{ExitClass, UsageError};
 use git_rehash::hash::{HashKind, ObjectId};
 use git_rehash::idmap::{
     ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows, open_with_shares,
@@ -58,21 +61,6 @@ enum Format {
     CommitMap,
 }
 
-/// An error the user caused: reported with exit status 2 like I/O errors.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct Usage(String);
-
-pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
-    Ok(run_checked(args).unwrap_or_else(exit_2))
-}
-
-/// Reports `err` and returns status 2, or 0 when it is a closed stdout
-/// (`git-rehash map --export | head` is not an error).
-pub(super) fn exit_2(err: anyhow::Error) -> ExitCode {
-    super::report_error(&err, 2)
-}
-
 /// Opens the map named by `--map`, `--repo` or the current directory,
 /// read-only, followed by the maps of the pools it shares with.
 pub(super) fn open_map(map: Option<&Path>, repo: Option<&Path>) -> anyhow::Result<Vec<IdMap>> {
@@ -82,18 +70,20 @@ pub(super) fn open_map(map: Option<&Path>, repo: Option<&Path>) -> anyhow::Resul
         (None, None) => dest_layout::map_db(&std::env::current_dir()?),
     };
     if !path.is_file() {
-        anyhow::bail!(
-            "no map database at {} (is this a git-rehash conversion?)",
+        return Err(UsageError(format!(
+            "no map database at {}: name a repository `git-rehash convert` made (--repo DEST), \
+             or its map (--map FILE)",
             path.display()
-        );
+        ))
+        .into());
     }
     Ok(open_with_shares(IdMap::open_read_only(&path)?)?)
 }
 
-fn run_checked(args: MapArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: MapArgs) -> anyhow::Result<ExitCode> {
     let format = args.format.unwrap_or(Format::Text);
     if !args.export && !matches!(format, Format::Text | Format::Json) {
-        return Err(Usage(format!(
+        return Err(UsageError(format!(
             "--format {} is an export format: add --export",
             format
                 .to_possible_value()
@@ -103,7 +93,7 @@ fn run_checked(args: MapArgs) -> anyhow::Result<ExitCode> {
         .into());
     }
     if !args.export && !args.batch && args.ids.is_empty() {
-        return Err(Usage("nothing to do: give ids, --batch or --export".into()).into());
+        return Err(UsageError("nothing to do: give ids, --batch or --export".into()).into());
     }
     // Validate arguments before opening anything: a typo is a usage error.
     let ids = args
@@ -136,10 +126,11 @@ fn run_checked(args: MapArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush().context("writing the answers")?;
     Ok(if all_found {
-        ExitCode::SUCCESS
+        ExitClass::Done
     } else {
-        ExitCode::from(1)
-    })
+        ExitClass::Refused
+    }
+    .exit_code())
 }
 
 /// Longest input line kept for the echo in the answer; longer lines cannot

@@ -1,14 +1,20 @@
 //! `git-rehash repack DEST`: one pack again after incremental runs.
 //!
 //! Exit status: 0 when DEST has one pack with its bitmap and its
-//! commit-graph, 1 when it could not be repacked (the message says why;
-//! DEST stays a complete repository), 2 on usage errors.
+//! commit-graph, 1 when DEST needs a decision first (damaged, or its
+//! conversion unfinished), 2 when DEST is not a conversion, 3 when the
+//! repack failed (DEST stays a complete repository; running it again
+//! finishes it).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
+use serde::Serialize;
+
+use super::command_report::CommandReport;
+use super::exit_class::ExitClass;
 use super::progress_bars::Bars;
 use git_rehash::convert::{ServingIndexes, repack};
 use git_rehash::progress::{NoProgress, Progress};
@@ -20,6 +26,17 @@ pub struct RepackArgs {
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
+    /// Print one JSON object on stdout at the end of the run, whatever its
+    /// outcome: status (the exit class), exit code, the packs, the error.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `--json` reports of a repack that finished.
+#[derive(Serialize)]
+struct RepackResult {
+    packs_before: usize,
+    pack_bytes: u64,
 }
 
 pub fn run(args: RepackArgs) -> anyhow::Result<ExitCode> {
@@ -28,7 +45,22 @@ pub fn run(args: RepackArgs) -> anyhow::Result<ExitCode> {
         Some(b) => b,
         None => &NoProgress,
     };
-    let outcome = repack(&args.dest, progress)?;
+    let result = repack(&args.dest, progress);
+    if args.json {
+        match &result {
+            Ok(outcome) => CommandReport::finished(
+                "repack",
+                ExitClass::Done,
+                RepackResult {
+                    packs_before: outcome.packs_before,
+                    pack_bytes: outcome.pack_size,
+                },
+            ),
+            Err(e) => CommandReport::stopped("repack", e.kind(), e),
+        }
+        .print()?;
+    }
+    let outcome = result?;
     report_serving(&outcome.serving, args.quiet);
     if !args.quiet {
         if outcome.packs_before > 1 {

@@ -3,15 +3,16 @@
 //! SHA-256, or SHA-256 to SHA-1 for a DEST converted from SHA-256).
 //!
 //! Exit status: 0 when the text was copied (unknown or ambiguous names are
-//! reported, not errors), 2 on usage or I/O errors. A closed stdout ends the
-//! run quietly with 0.
+//! reported, not errors), 2 on usage errors (no map database where one is
+//! named), 3 when reading, writing or the database failed. A closed stdout
+//! ends the run quietly with 0.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Args;
 
-use super::map_cmd::{exit_2, open_map};
+use super::map_cmd::open_map;
 use git_rehash::hash::{HashKind, ObjectId};
 use git_rehash::idmap::{HexPrefix, Resolution, Resolver};
 use git_rehash::textmap::{BoxError, Lookup, NameLookup, RewriteOptions, rewrite_text};
@@ -34,10 +35,6 @@ pub struct TranslateTextArgs {
 }
 
 pub fn run(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
-    Ok(run_checked(args).unwrap_or_else(exit_2))
-}
-
-fn run_checked(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
     let maps = open_map(args.map.as_deref(), args.repo.as_deref())?;
     let quoted = maps[0].direction()?.source();
     let mut resolver = Resolver::over(&maps)?;

@@ -110,6 +110,7 @@ pub fn convert(
         .map_err(|e| ConvertError::io(&opts.dest, e))?;
     let mut outcome = pool.install(|| convert_in_pool(opts, progress))?;
     outcome.submodules = submodules;
+    outcome.workers = pool.current_num_threads();
     Ok(outcome)
 }
 

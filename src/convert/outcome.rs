@@ -53,6 +53,8 @@ pub struct ConvertOutcome {
     /// Submodules converted first (`--recurse-submodules`, `--submodule`),
     /// nested ones included, innermost first.
     pub submodules: Vec<SubmoduleOutcome>,
+    /// Worker threads the run used (`--jobs`; all cores by default).
+    pub workers: usize,
     pub elapsed: Duration,
 }
 

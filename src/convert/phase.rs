@@ -18,6 +18,9 @@ pub const COMMITTED: &str = "committed";
 pub const FOLDED: &str = "folded";
 /// The journal records the fold; the segments are not deleted yet.
 pub const FOLD_RECORDED: &str = "fold-recorded";
+/// SOURCE's refs written, DEST's own statement (`refs/rehash/attestation`)
+/// not pointed at again yet; met only when DEST has one.
+pub const STATEMENT_KEPT: &str = "statement-kept";
 /// Refs written, stale refs not yet removed.
 pub const REFS: &str = "refs";
 /// Everything durable, `HEAD` and `config` not yet written.

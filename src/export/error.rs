@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use crate::convert::ErrorKind;
 use crate::durable::PathError;
 use crate::gitlink_maps::GitlinkMapError;
 use crate::hash::ObjectId;
@@ -20,7 +21,10 @@ pub enum ExportError {
     #[error(transparent)]
     Corrupt(Box<CorruptDest>),
     /// MIRROR is not a repository this export can write into.
-    #[error("MIRROR cannot receive the export")]
+    #[error(
+        "MIRROR cannot receive the export: it must be a SHA-1 repository, a clone of the \
+         original SOURCE or an empty one (`git init --bare MIRROR`)"
+    )]
     Mirror(#[source] SourceError),
     /// A `--submodule-map` file, or DEST's record of gitlink pairs.
     #[error("gitlink pairs")]
@@ -35,6 +39,27 @@ pub enum ExportError {
     Map(#[from] crate::idmap::IdMapError),
     #[error(transparent)]
     Interrupted(#[from] Interrupted),
+}
+
+impl ExportError {
+    /// What kind of stop it is (the CLI's exit status follows it): a DEST
+    /// or MIRROR that is not one is the command's mistake, a lock is
+    /// released when its run ends, a refusal or damage needs a decision.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            ExportError::Refused(ExportRefusal::NotAConversion { .. }) => ErrorKind::Usage,
+            ExportError::Refused(ExportRefusal::Locked { .. }) => ErrorKind::Failed,
+            ExportError::Refused(_) => ErrorKind::Refused,
+            ExportError::Corrupt(_) => ErrorKind::Corrupt,
+            ExportError::Mirror(e) => e.kind(),
+            ExportError::GitlinkMaps(e) => e.kind(),
+            ExportError::Map(e) => e.kind(),
+            ExportError::File(_) | ExportError::PackWrite(_) | ExportError::Refs(_) => {
+                ErrorKind::Failed
+            }
+            ExportError::Interrupted(_) => ErrorKind::Interrupted,
+        }
+    }
 }
 
 impl From<CorruptDest> for ExportError {
@@ -80,6 +105,10 @@ pub enum CorruptDest {
 pub enum ExportRefusal {
     #[error("{} cannot be exported: {reason}", path.display())]
     NotAConversion { path: PathBuf, reason: String },
+    /// MIRROR is a SHA-1 repository, but one the export cannot write as
+    /// it is.
+    #[error("MIRROR {} cannot receive the export: {reason}", path.display())]
+    MirrorLayout { path: PathBuf, reason: String },
     #[error(
         "another git-rehash is using {} (it holds the lock file {}); wait for it to finish or stop it first",
         repo.display(),

@@ -6,7 +6,8 @@
 //!   earlier export named it). It is written when MIRROR lacks it;
 //! - made in DEST since the conversion (no pair yet): it gets its SHA-1
 //!   name here, by translation, and is written unless MIRROR has it;
-//! - created by `--rekey-notes`: no SHA-1 exists; it is left out.
+//! - created by `--rekey-notes` or `git-rehash attest` (a signed
+//!   statement): no SHA-1 exists; it is left out.
 //!
 //! Names can only be worked out in dependency order, as `convert` does
 //! the other way: blobs first (no references), then trees bottom-up,

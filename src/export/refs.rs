@@ -28,6 +28,7 @@ use std::collections::BTreeMap;
 use super::error::{DivergedRef, ExportError, ExportRefusal};
 use super::sha1_names::Names;
 use crate::hash::{HashKind, ObjectId};
+use crate::refs::rehash_refs::REHASH_PREFIX;
 use crate::refs::{RefTarget, RefUpdate, SourceRefs};
 
 /// The namespaces an export keeps in line with DEST.
@@ -140,6 +141,8 @@ pub fn plan_refs(
                     new: None,
                 });
             }
+            // MIRROR's own statements (`export-sha1 --attest`).
+            _ if name.starts_with(REHASH_PREFIX) => {}
             _ => plan.left_alone.push(name),
         }
     }

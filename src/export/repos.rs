@@ -40,7 +40,12 @@ pub fn open_dest(path: &Path) -> Result<DestRepo, ExportError> {
         path: path.to_path_buf(),
         reason,
     };
-    let git_dir = fs::canonicalize(path).map_err(PathError::at(path))?;
+    let git_dir = fs::canonicalize(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => ExportError::from(refuse(
+            "it does not exist; DEST is the repository `git-rehash convert` made".into(),
+        )),
+        _ => PathError::new(path, e).into(),
+    })?;
     let config_path = dest_layout::config(&git_dir);
     let config = GitConfig::read(&config_path).map_err(PathError::at(&config_path))?;
     let format = config
@@ -105,18 +110,19 @@ pub fn open_mirror(path: &Path, dest: &Path) -> Result<MirrorRepo, ExportError> 
         .into());
     }
     if repo.ref_storage == RefStorage::Reftable {
-        return Err(ExportRefusal::NotAConversion {
+        return Err(ExportRefusal::MirrorLayout {
             path: path.to_path_buf(),
-            reason: "MIRROR keeps its refs in reftable, and the export updates files refs                      under git's ref locks; run `git refs migrate --ref-format=files` in                      MIRROR first"
+            reason: "it keeps its refs in reftable, and the export updates files refs under \
+                     git's ref locks; run `git refs migrate --ref-format=files` in MIRROR first"
                 .into(),
         }
         .into());
     }
     if let Some(borrowed) = repo.alternates.first() {
-        return Err(ExportRefusal::NotAConversion {
+        return Err(ExportRefusal::MirrorLayout {
             path: path.to_path_buf(),
             reason: format!(
-                "MIRROR borrows objects from {} (objects/info/alternates), which the export \
+                "it borrows objects from {} (objects/info/alternates), which the export \
                  neither reads nor writes; make MIRROR self-contained first (`git repack -a \
                  -d`, then remove the file)",
                 borrowed.display()
@@ -128,7 +134,9 @@ pub fn open_mirror(path: &Path, dest: &Path) -> Result<MirrorRepo, ExportError> 
     if git_dir == dest {
         return Err(ExportRefusal::NotAConversion {
             path: path.to_path_buf(),
-            reason: "MIRROR and DEST are the same repository".into(),
+            reason: "MIRROR and DEST are the same repository; MIRROR is the SHA-1 repository \
+                     to bring in line with DEST"
+                .into(),
         }
         .into());
     }

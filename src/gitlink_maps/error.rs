@@ -21,6 +21,18 @@ pub enum GitlinkMapError {
     },
 }
 
+impl GitlinkMapError {
+    /// What kind of stop it is: a file that is not a gitlink map was
+    /// named by mistake; one that cannot be read (not there yet: the
+    /// submodule's conversion has not run) may be there on a retry.
+    pub fn kind(&self) -> crate::convert::ErrorKind {
+        match self {
+            GitlinkMapError::File(_) => crate::convert::ErrorKind::Failed,
+            GitlinkMapError::Invalid { .. } => crate::convert::ErrorKind::Usage,
+        }
+    }
+}
+
 /// What is wrong with a gitlink map's content (a line, a contradiction).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]

@@ -29,6 +29,19 @@ pub enum IdMapError {
 }
 
 impl IdMapError {
+    /// What kind of stop it is: a database of a newer git-rehash is the
+    /// wrong tool's, a corrupt row or a broken share need a decision, the
+    /// rest are failures a retry may cure.
+    pub fn kind(&self) -> crate::convert::ErrorKind {
+        use crate::convert::ErrorKind;
+        match self {
+            IdMapError::TooNew { .. } => ErrorKind::Usage,
+            IdMapError::CorruptRow { .. } => ErrorKind::Corrupt,
+            IdMapError::BrokenShare { .. } => ErrorKind::Refused,
+            IdMapError::Open { .. } | IdMapError::Sql { .. } => ErrorKind::Failed,
+        }
+    }
+
     /// The `map_err` of a SQL call on the database at `path`.
     pub(super) fn sql_at(path: &Path) -> impl Fn(rusqlite::Error) -> Self + Copy + '_ {
         move |source| IdMapError::Sql {

@@ -89,11 +89,15 @@ impl IdMap {
 
     /// Opens an existing database read-only (queries, exports, verification).
     pub fn open_read_only(path: &Path) -> Result<Self, IdMapError> {
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|source| IdMapError::Open {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        Self::reader(path, path, flags)
+    }
+
+    /// A read-only connection to the database at `path`, opened as `name`
+    /// (the path itself or a URI) with `flags`, its schema checked and its
+    /// staged rows shadowed in.
+    fn reader<P: AsRef<Path>>(path: &Path, name: P, flags: OpenFlags) -> Result<Self, IdMapError> {
+        let conn = Connection::open_with_flags(name, flags).map_err(|source| IdMapError::Open {
             path: path.to_path_buf(),
             source,
         })?;
@@ -129,30 +133,10 @@ impl IdMap {
             }
         }
         uri.push_str("?mode=ro&immutable=1");
-        let conn = Connection::open_with_flags(
-            &uri,
-            OpenFlags::SQLITE_OPEN_READ_ONLY
-                | OpenFlags::SQLITE_OPEN_URI
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|source| IdMapError::Open {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let mut map = IdMap {
-            conn,
-            path: path.to_path_buf(),
-            shadowed: false,
-        };
-        if let Err(found) = migrations::check(&map.conn).map_err(|e| map.sql(e))? {
-            return Err(IdMapError::TooNew {
-                path: path.to_path_buf(),
-                found,
-                known: migrations::latest_version(),
-            });
-        }
-        map.shadowed = staged::shadow(&map.conn, path)?;
-        Ok(map)
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        Self::reader(path, Path::new(&uri), flags)
     }
 
     pub fn path(&self) -> &Path {

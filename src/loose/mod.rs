@@ -6,4 +6,4 @@ mod read;
 mod write;
 
 pub use read::{LooseError, list_loose, loose_path, read_loose};
-pub use write::write_loose;
+pub use write::{write_loose, write_loose_named};

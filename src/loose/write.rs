@@ -1,7 +1,7 @@
-//! Writing a loose object into DEST (`objects/xx/yyyy...`, a zlib stream of
-//! `"<type> <len>\0" body`). Only the few objects a conversion creates
-//! itself (`--rekey-notes`) are written this way; everything translated
-//! goes into packs.
+//! Writing a loose object (`objects/xx/yyyy...`, a zlib stream of
+//! `"<type> <len>\0" body`). Only the few objects git-rehash creates
+//! itself (`--rekey-notes`, the signed statements of `attest`) are written
+//! this way; everything translated goes into packs.
 
 use std::io::Write;
 use std::path::Path;
@@ -12,13 +12,25 @@ use flate2::write::ZlibEncoder;
 use super::loose_path;
 use crate::durable::{self, PathError};
 use crate::hash::ObjectId;
-use crate::object::{ObjectKind, object_header};
+use crate::object::{ObjectKind, object_header, sha256_object_id};
 
-/// Stores `body` as the loose object `id` (its name in DEST's hash, which
-/// the caller computed: a SHA-1 name with collision detection) unless DEST
-/// has it already. Durable on return (temp file, fsync, rename), so a ref
-/// written afterwards never names a missing object.
+/// Stores `body` as a loose SHA-256 object unless DEST has it already;
+/// returns its name. Durable on return (temp file, fsync, rename), so a
+/// ref written afterwards never names a missing object.
 pub fn write_loose(
+    objects_dir: &Path,
+    kind: ObjectKind,
+    body: &[u8],
+) -> Result<ObjectId, PathError> {
+    let id = sha256_object_id(kind, body);
+    write_loose_named(objects_dir, id, kind, body)?;
+    Ok(id)
+}
+
+/// Stores `body` as the loose object `id` (its name in either hash, which
+/// the caller has computed from `kind` and `body`) unless the store has it
+/// already. Durable on return, like [`write_loose`].
+pub fn write_loose_named(
     objects_dir: &Path,
     id: ObjectId,
     kind: ObjectKind,
@@ -38,28 +50,30 @@ pub fn write_loose(
         z.write_all(&object_header(kind, body.len()))?;
         z.write_all(body)?;
         z.finish().map(drop)
-    })?;
-    Ok(())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::HashKind;
-    use crate::object::object_id;
 
     #[test]
-    fn written_object_reads_back_in_either_hash() {
+    fn written_object_reads_back() {
         let dir = tempfile::tempdir().unwrap();
-        for hash in [HashKind::Sha256, HashKind::Sha1] {
-            let id = object_id(hash, ObjectKind::Blob, b"hello\n").unwrap();
-            write_loose(dir.path(), id, ObjectKind::Blob, b"hello\n").unwrap();
-            write_loose(dir.path(), id, ObjectKind::Blob, b"hello\n").unwrap();
-            let (kind, body) = crate::loose::read_loose(dir.path(), &id).unwrap();
-            assert_eq!(
-                (kind, body.as_slice()),
-                (ObjectKind::Blob, b"hello\n".as_slice())
-            );
-        }
+        let id = write_loose(dir.path(), ObjectKind::Blob, b"hello\n").unwrap();
+        assert_eq!(
+            write_loose(dir.path(), ObjectKind::Blob, b"hello\n").unwrap(),
+            id
+        );
+        let (kind, body) = crate::loose::read_loose(dir.path(), &id).unwrap();
+        assert_eq!(
+            (kind, body.as_slice()),
+            (ObjectKind::Blob, b"hello\n".as_slice())
+        );
+        // A SHA-1 store's object, named by the caller.
+        let sha1 = crate::object::sha1_object_id(ObjectKind::Blob, b"hello\n").unwrap();
+        write_loose_named(dir.path(), sha1, ObjectKind::Blob, b"hello\n").unwrap();
+        let (_, body) = crate::loose::read_loose(dir.path(), &sha1).unwrap();
+        assert_eq!(body, b"hello\n");
     }
 }

@@ -10,6 +10,7 @@
 //! points; [`update_refs`] changes the refs of a files repository in use,
 //! under git's ref locks. Operations in progress are detected
 //! ([`in_progress_operation`]) so the caller can refuse them.
+//! [`rehash_refs`] names git-rehash's own refs (`refs/rehash/`).
 
 mod error;
 mod loose_files;
@@ -21,6 +22,7 @@ mod publish;
 mod read;
 mod reflog;
 mod reftable;
+pub mod rehash_refs;
 mod snapshot;
 mod state;
 mod storage;

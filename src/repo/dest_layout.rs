@@ -108,3 +108,10 @@ pub fn gitlinks(dest: &Path) -> PathBuf {
 pub fn commit_graph(dest: &Path) -> PathBuf {
     objects_dir(dest).join("info").join("commit-graph")
 }
+
+/// `rehash/attest-scratch/`: the repository `git-rehash attest` signs the
+/// statement in (it borrows DEST's objects); removed when the statement
+/// is written.
+pub fn attest_scratch(dest: &Path) -> PathBuf {
+    rehash_dir(dest).join("attest-scratch")
+}

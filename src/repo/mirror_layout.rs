@@ -35,3 +35,9 @@ pub fn segments_dir(mirror: &Path) -> PathBuf {
 pub fn fold_dir(mirror: &Path) -> PathBuf {
     work_dir(mirror).join("fold")
 }
+
+/// `rehash-export/attest-scratch/`: where `export-sha1 --attest` signs
+/// MIRROR's statement (see `dest_layout::attest_scratch`).
+pub fn attest_scratch(mirror: &Path) -> PathBuf {
+    work_dir(mirror).join("attest-scratch")
+}

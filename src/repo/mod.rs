@@ -1,8 +1,10 @@
 //! The repositories as places on disk: SOURCE, found and checked
 //! read-only (with the object directories it borrows from), the layout of
-//! DEST, and the paths an export uses in MIRROR.
+//! DEST, the paths an export uses in MIRROR, and why a directory cannot
+//! be created where it is named.
 
 pub mod alternates;
+pub mod cannot_create;
 pub mod dest_layout;
 mod error;
 pub mod mirror_layout;

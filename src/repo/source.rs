@@ -48,9 +48,9 @@ impl SourceRepo {
                 }
             })?,
         };
-        let object_format = object_format(&config).map_err(|reason| SourceError::Unsupported {
+        let object_format = object_format(&config).map_err(|format| SourceError::ObjectFormat {
             path: git_dir.clone(),
-            reason,
+            format,
         })?;
         let mut repo = SourceRepo {
             objects_dir: git_dir.join("objects"),
@@ -105,7 +105,8 @@ impl SourceRepo {
 
 /// The hash a repository names its objects with: `extensions.objectFormat`,
 /// SHA-1 when unset (git's `repository_format`); git's compat setting
-/// (`extensions.compatObjectFormat`) changes nothing here.
+/// (`extensions.compatObjectFormat`) changes nothing here. Another name is
+/// returned as the error.
 fn object_format(config: &GitConfig) -> Result<HashKind, String> {
     let name = config
         .get("extensions.objectformat")
@@ -114,15 +115,16 @@ fn object_format(config: &GitConfig) -> Result<HashKind, String> {
     [HashKind::Sha1, HashKind::Sha256]
         .into_iter()
         .find(|kind| kind.name() == name)
-        .ok_or_else(|| {
-            format!("it uses object format {name}; git-rehash converts between SHA-1 and SHA-256")
-        })
+        .ok_or(name)
 }
 
 /// git's discovery, restricted to the given path: a work tree with `.git`
 /// (directory or `gitdir:` file), or a git directory itself.
 fn find_git_dir(path: &Path) -> Result<PathBuf, SourceError> {
-    let meta = std::fs::metadata(path).map_err(|e| SourceError::io(path, e))?;
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => SourceError::NotFound(path.to_path_buf()),
+        _ => SourceError::io(path, e),
+    })?;
     if !meta.is_dir() {
         return Err(SourceError::NotARepository(path.to_path_buf()));
     }

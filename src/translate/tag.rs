@@ -14,7 +14,7 @@ use super::{IdMapper, lf_from, map_field};
 use crate::hash::{HashKind, ObjectId};
 
 /// Line starts that open an in-body signature (git's `get_format_by_sig`).
-const SIGNATURE_STARTS: [&[u8]; 4] = [
+pub const SIGNATURE_STARTS: [&[u8]; 4] = [
     b"-----BEGIN PGP SIGNATURE-----",
     b"-----BEGIN PGP MESSAGE-----",
     b"-----BEGIN SIGNED MESSAGE-----",

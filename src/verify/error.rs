@@ -3,10 +3,18 @@
 
 use std::path::PathBuf;
 
+use crate::convert::ErrorKind;
+
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {
-    #[error("{path} is not a git-rehash conversion: {reason}")]
+    #[error(
+        "{} is not a git-rehash conversion: {reason}; name the DEST a `git-rehash convert` made",
+        path.display()
+    )]
     NotAConversion { path: PathBuf, reason: String },
+    /// A file verify must read to judge anything is damaged.
+    #[error("{} cannot be read: {reason}", path.display())]
+    Damaged { path: PathBuf, reason: String },
     #[error(transparent)]
     Map(#[from] crate::idmap::IdMapError),
     #[error(transparent)]
@@ -26,6 +34,19 @@ pub enum VerifyError {
 }
 
 impl VerifyError {
+    /// What kind of stop it is (the CLI's exit status follows it).
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            VerifyError::NotAConversion { .. } => ErrorKind::Usage,
+            VerifyError::Source(e) => e.kind(),
+            VerifyError::Damaged { .. } | VerifyError::Pack(_) | VerifyError::Loose(_) => {
+                ErrorKind::Corrupt
+            }
+            VerifyError::Map(e) => e.kind(),
+            VerifyError::Refs(_) | VerifyError::Io { .. } => ErrorKind::Failed,
+        }
+    }
+
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         VerifyError::Io {
             path: path.into(),

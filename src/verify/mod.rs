@@ -201,6 +201,8 @@ fn verify_in_pool(
     if let Some(source) = &source {
         let source_refs = read_source_refs(&source.git_dir, direction.source())?;
         let peel = |id: &ObjectId| peel_tags(id, |object| source.read(object));
+        // SOURCE's refs as a conversion carries them (`refs/rehash/`).
+        let source_refs = source_refs.as_converted();
         refs_checked +=
             refs_check::compare_with_source(&source_refs, &dest_refs, &index, &peel, &sink);
         let ids = source.ids();
@@ -275,7 +277,7 @@ fn read_gitlink_pairs(dest: &Path) -> Result<(Vec<GitlinkPair>, u64), VerifyErro
         match parsed {
             Some((ObjectId::Sha1(s1), ObjectId::Sha256(s256))) => pairs.push((s256, s1)),
             _ => {
-                return Err(VerifyError::NotAConversion {
+                return Err(VerifyError::Damaged {
                     path: path.clone(),
                     reason: format!("line {} is not '<sha1> <sha256> ...'", n + 1),
                 });

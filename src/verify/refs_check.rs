@@ -3,7 +3,8 @@
 //! DEST under its translated name with its translated value, and DEST has
 //! no other refs. A peeled value DEST holds for a ref SOURCE keeps loose
 //! (where git records none) must be the translation of what SOURCE's tag
-//! finally names.
+//! finally names. DEST's own statement (`refs/rehash/attestation`) has no
+//! SOURCE counterpart.
 
 use std::collections::BTreeMap;
 
@@ -11,6 +12,7 @@ use super::map_index::MapIndex;
 use super::objects::Sink;
 use super::problem::Problem;
 use crate::hash::ObjectId;
+use crate::refs::rehash_refs::ATTESTATION;
 use crate::refs::{RefTarget, SourceRefs};
 
 const REPLACE_PREFIX: &str = "refs/replace/";
@@ -72,6 +74,9 @@ pub fn compare_with_source(
     let mut found: BTreeMap<String, String> = BTreeMap::new();
     found.insert("HEAD".into(), found_value(&dest.head));
     for (name, target, peeled) in dest.effective_refs_peeled() {
+        if name == ATTESTATION {
+            continue;
+        }
         if let Some(peeled) = peeled {
             let value = found_value(&RefTarget::Direct(peeled));
             found.insert(format!("{name} (peeled)"), value);

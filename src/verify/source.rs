@@ -33,11 +33,10 @@ impl SourceObjects {
         }
         let mut packs = Vec::new();
         for idx in idx_paths {
-            let pack =
-                Pack::open(&idx, repo.object_format).map_err(|e| VerifyError::NotAConversion {
-                    path: idx.clone(),
-                    reason: format!("SOURCE pack cannot be read: {e}"),
-                })?;
+            let pack = Pack::open(&idx, repo.object_format).map_err(|e| VerifyError::Damaged {
+                path: idx.clone(),
+                reason: format!("SOURCE pack: {e}"),
+            })?;
             packs.push(pack);
         }
         Ok(SourceObjects {

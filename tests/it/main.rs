@@ -6,6 +6,7 @@
 //!
 //! Run one part with a filter: `cargo test --test it hostile::pack::`.
 
+mod attest;
 mod cli;
 mod convert;
 mod export;

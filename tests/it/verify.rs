@@ -10,7 +10,7 @@ use crate::support::fixture::default_repo;
 use crate::support::git::{git, git_with_input};
 use crate::support::library::{HashKind, IdMap, MapRow, ObjectId, ObjectKind, map_path};
 use crate::support::process::stdout_text;
-use crate::support::rehash::rehash_verify;
+use crate::support::rehash::{rehash_command, rehash_verify};
 use crate::support::repo_files::pack_files;
 use crate::support::scratch::scratch_dir;
 
@@ -120,6 +120,27 @@ fn corrupted_map_row_sha1_is_caught() {
     );
     let out = rehash_verify(&dest, Some(&default_repo().repo_path));
     assert_fails_mentioning(&out, &[&head.sha1.to_hex(), "has no row in the map"]);
+    // --json: the report alone on stdout, the problems in it, status
+    // refused (exit 1); the text goes to stderr.
+    let out = rehash_command()
+        .args(["verify", "--quiet", "--json"])
+        .arg(&dest)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["command"], "verify");
+    assert_eq!(report["status"], "refused");
+    assert_eq!(report["exit_code"], 1);
+    assert_eq!(report["result"]["clean"], false);
+    let problems = report["result"]["problems"].as_array().unwrap();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.as_str().unwrap().contains(&bogus.to_hex())),
+        "{report}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("FAILED"));
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::convert::error::ConvertError;
 use crate::convert::error::{DestState, Refusal};
 use crate::durable;
 use crate::hash::HashKind;
+use crate::repo::cannot_create::why_cannot_create;
 use crate::repo::dest_layout;
 
 /// The config that makes DEST a bare repository whose objects are named
@@ -69,7 +70,14 @@ impl Dest {
         // `rehash/` first: a DEST with it is recognised as ours, so a run
         // killed while making the skeleton is resumed, not refused.
         let d = dest_layout::rehash_dir(path);
-        fs::create_dir_all(&d).map_err(|e| ConvertError::io(&d, e))?;
+        fs::create_dir_all(&d).map_err(|e| match why_cannot_create(&d, &e) {
+            Some(why) => DestState::CannotCreate {
+                path: path.to_path_buf(),
+                why,
+            }
+            .into(),
+            None => ConvertError::io(&d, e),
+        })?;
         let mut dest = Self::open(path)?;
         dest.preexisting = preexisting;
         Ok(dest)
@@ -140,6 +148,13 @@ impl Dest {
 /// `modules/`, where `--recurse-submodules` converts the submodules before
 /// the superproject (`convert/submodules/`).
 pub fn is_fresh(path: &Path) -> Result<bool, ConvertError> {
+    if path.metadata().is_ok_and(|m| !m.is_dir()) {
+        return Err(DestState::CannotCreate {
+            path: path.to_path_buf(),
+            why: format!("{} is a file, not a directory", path.display()),
+        }
+        .into());
+    }
     for entry in fs::read_dir(path).map_err(|e| ConvertError::io(path, e))? {
         let entry = entry.map_err(|e| ConvertError::io(path, e))?;
         if entry.file_name() != dest_layout::MODULES || !entry.path().is_dir() {

@@ -63,9 +63,15 @@ pub enum ErrorKind {
     Refused,
     /// SOURCE holds something git would not accept.
     Corrupt,
-    /// DEST belongs to something else, is locked or no longer matches.
+    /// DEST holds a conversion that needs a decision first: commits of its
+    /// own, damage, or files this version cannot resume.
     DestState,
-    /// I/O, the disk, the map database: the run may succeed when retried.
+    /// The command names what it cannot use: a SOURCE that does not exist
+    /// or is not a SHA-1 repository, a DEST that is not this conversion's
+    /// or cannot be created, options that do not go together.
+    Usage,
+    /// I/O, the disk, the map database, a lock another run holds: the run
+    /// may succeed when retried.
     Failed,
     /// Ctrl-C or SIGTERM: a re-run resumes.
     Interrupted,
@@ -78,22 +84,24 @@ impl ConvertError {
 
     pub fn kind(&self) -> ErrorKind {
         match self {
+            ConvertError::Refused(
+                Refusal::DestInsideSource { .. } | Refusal::IncompatibleOptions(_),
+            ) => ErrorKind::Usage,
             ConvertError::Refused(_) => ErrorKind::Refused,
-            ConvertError::Source(SourceError::Io { .. }) => ErrorKind::Failed,
-            ConvertError::Source(_) => ErrorKind::Refused,
+            ConvertError::Source(e) => e.kind(),
             ConvertError::Corrupt(_) => ErrorKind::Corrupt,
-            ConvertError::Dest(_) => ErrorKind::DestState,
+            ConvertError::Dest(e) => e.kind(),
             // A damaged table, or worktrees whose refs cannot be named:
             // SOURCE as it is cannot be converted, retrying will not help.
             ConvertError::Refs(RefsError::Reftable { .. }) => ErrorKind::Corrupt,
             ConvertError::Refs(
                 RefsError::BadWorktreeName { .. } | RefsError::WorktreeNamespaceTaken { .. },
             ) => ErrorKind::Refused,
-            ConvertError::File(_)
-            | ConvertError::PackWrite(_)
-            | ConvertError::Refs(_)
-            | ConvertError::Map(_)
-            | ConvertError::GitlinkMaps(_) => ErrorKind::Failed,
+            ConvertError::Map(e) => e.kind(),
+            ConvertError::GitlinkMaps(e) => e.kind(),
+            ConvertError::File(_) | ConvertError::PackWrite(_) | ConvertError::Refs(_) => {
+                ErrorKind::Failed
+            }
             ConvertError::Submodule { error, .. } => error.kind(),
             ConvertError::Interrupted(_) => ErrorKind::Interrupted,
         }

@@ -38,20 +38,17 @@ pub struct Repacked {
 pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertError> {
     let map_path = dest_layout::map_db(dest);
     if !map_path.is_file() {
-        return Err(DestState::Mismatch {
+        return Err(DestState::NotAConversion {
             path: dest.to_path_buf(),
-            reason: "is not a git-rehash conversion (it has no rehash/map.sqlite)".into(),
+            reason: format!("it has no {}", map_path.display()),
         }
         .into());
     }
     let dest = Dest::open(dest)?;
     let mut map = IdMap::open_rw(&map_path)?;
     if map.meta("state")?.as_deref() != Some("complete") || !map.pending_segments()?.is_empty() {
-        return Err(DestState::Mismatch {
+        return Err(DestState::Unfinished {
             path: dest.path.clone(),
-            reason:
-                "holds an unfinished conversion; run `git-rehash convert` again to finish it first"
-                    .into(),
         }
         .into());
     }

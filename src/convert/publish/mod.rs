@@ -7,9 +7,11 @@
 
 pub mod compat_map;
 mod gitlink_record;
+mod keep_statement;
 pub mod notes_tree;
 pub mod rekey_notes;
 pub mod stale_refs;
+mod statement_options;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -88,6 +90,7 @@ pub fn publish(
     progress.start("writing refs, indexing map, bitmap, commit-graph", None);
     stops.check_interrupt()?;
     let refs_before = dest_ref_names(&dest.path, table.direction().dest())?;
+    let own_statement = keep_statement::before_refs(&dest.path, &map)?;
     let (refs_done, serving) = SideBySide {
         dest: &dest.path,
         source_refs,
@@ -112,6 +115,13 @@ pub fn publish(
         ref_files.extend(refs::point_refs(&dest.path, ref_format, &updates)?);
         outcome.interop.notes_rekeyed = rekeyed;
     }
+    ref_files.extend(keep_statement::after_refs(
+        &dest.path,
+        ref_format,
+        &map,
+        own_statement,
+        stops,
+    )?);
     stops.kill_point(phase::REFS);
     stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
     let refs_after = dest_ref_names(&dest.path, table.direction().dest())?;
@@ -121,7 +131,7 @@ pub fn publish(
     outcome.reflog_entries_dropped = refs_done.reflog_entries_dropped;
     outcome.pseudo_refs_dropped = refs_done.pseudo_refs_dropped.clone();
 
-    record_completion(&mut map, map_run, scan_checkpoint, progress)?;
+    record_completion(&mut map, opts, map_run, scan_checkpoint, progress)?;
     let mut extensions = gitlink_record::before_publish(
         opts,
         &dest.path,
@@ -161,7 +171,7 @@ impl SideBySide<'_> {
             let (refs, serving) = rayon::join(
                 || {
                     refs::write_translated_refs(
-                        self.source_refs,
+                        &self.source_refs.as_converted(),
                         self.dest,
                         self.table.direction().dest(),
                         &mapper,
@@ -194,11 +204,13 @@ impl SideBySide<'_> {
 /// checkpoint, which no later run needs.
 fn record_completion(
     map: &mut IdMap,
+    opts: &ConvertOptions,
     map_run: RunId,
     scan_checkpoint: &Path,
     progress: &dyn Progress,
 ) -> Result<(), ConvertError> {
     progress.start("recording completion", None);
+    statement_options::record(map, opts)?;
     map.set_meta("state", "complete")?;
     map.finish_run(map_run)?;
     scan::checkpoint::remove(scan_checkpoint)?;

@@ -24,7 +24,7 @@ use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{CreatedRow, IdMap};
-use crate::loose::write_loose;
+use crate::loose::write_loose_named;
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, object_id};
 use crate::pack::DeltaCache;
 use crate::refs::SourceRefs;
@@ -151,7 +151,7 @@ fn rekey_one(
     let mut write = |kind: ObjectKind, body: &[u8]| -> Result<ObjectId, ConvertError> {
         let id = object_id(direction.dest(), kind, body)
             .map_err(|c| malformed(base, format!("the re-keyed notes {kind}: {c}")))?;
-        write_loose(&objects, id, kind, body)?;
+        write_loose_named(&objects, id, kind, body)?;
         // A tree equal to a translated one (no notes moved) is not new;
         // nor is git's empty tree, which has a name in both hashes.
         if id != direction.dest().empty_tree() && map.lookup(&id)?.is_none() {

@@ -77,6 +77,25 @@ fn conversion_and_update_report_what_they_wrote() {
     assert_eq!(again["result"]["objects_already_converted"], stored.len());
 }
 
+/// `--jobs 0` is every core, as git's `pack.threads = 0`; the report
+/// says how many workers ran.
+#[test]
+fn jobs_0_runs_a_worker_on_every_core() {
+    let source = small_repo("json-jobs");
+    let root = scratch_dir("json-jobs");
+    let cores = std::thread::available_parallelism().unwrap().get();
+    for (jobs, workers) in [("0", cores), ("1", 1), ("3", 3)] {
+        let dest = root.join(format!("jobs-{jobs}.git"));
+        let out = rehash_convert(&source.path, &dest, &["--quiet", "--json", "--jobs", jobs]);
+        let done = report(&out);
+        assert_eq!(done["status"], "converted", "{done}");
+        if jobs == "0" && std::env::var_os("RAYON_NUM_THREADS").is_some() {
+            continue; // the thread pool's default follows it
+        }
+        assert_eq!(done["result"]["workers"], workers, "--jobs {jobs}");
+    }
+}
+
 #[test]
 fn refusal_names_the_missing_object_and_who_references_it() {
     let source = small_repo("json-missing");

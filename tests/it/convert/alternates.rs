@@ -13,7 +13,7 @@ use crate::support::fork_network::{ForkNetwork, fork_network};
 use crate::support::git::git;
 use crate::support::history::commit_file;
 use crate::support::oracle::{OracleMap, oracle_map};
-use crate::support::refusal::{assert_clean_failure, assert_refused_cleanly};
+use crate::support::refusal::{USAGE, assert_clean_exit, assert_refused_cleanly};
 use crate::support::rehash::{
     rehash_command, rehash_convert, rehash_convert_ok, rehash_export_map, rehash_map,
     rehash_verify, rehash_verify_ok, run_ok,
@@ -293,7 +293,7 @@ fn an_incremental_run_of_a_shared_fork_keeps_the_share_and_converts_only_new_obj
             dest,
             &["--quiet", "--shared-with", pool.to_str().unwrap()],
         );
-        assert_clean_failure(&out, &[why, "--force"]);
+        assert_clean_exit(&out, USAGE, &[why, "--force"]);
     }
 }
 
@@ -362,7 +362,8 @@ fn dest_inside_a_repository_the_fork_borrows_from_is_refused() {
     let before = net.snapshot();
     let dest = net.pool.join("converted.git");
     let out = rehash_convert(&net.fork_a, &dest, &["--quiet"]);
-    assert_refused_cleanly(&out, &dest, &["inside the source repository", "pool.git"]);
+    assert_clean_exit(&out, USAGE, &["inside the source repository", "pool.git"]);
+    assert!(!dest.join("config").exists());
     assert_eq!(before, net.snapshot(), "the network was written to");
 }
 

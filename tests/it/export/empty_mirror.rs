@@ -5,7 +5,9 @@
 //! loose). An object whose SHA-1 form cannot be recovered from its SHA-256
 //! form is refused by name, and MIRROR is left as it was.
 
-use super::{assert_fsck, clone_mirror, empty_mirror, export_ok, export_refused, refs, scene};
+use super::{
+    assert_fsck, clone_mirror, empty_mirror, export_cmd, export_ok, export_refused, refs, scene,
+};
 use crate::support::converted::default_conversion;
 use crate::support::file_tree::copy_dir;
 use crate::support::git::{git, git_with_input};
@@ -30,6 +32,18 @@ fn an_empty_mirror_gets_sources_refs_and_objects_back() {
 
     let again = export_ok(&scene.dest, &mirror, &[]);
     assert!(again.contains("nothing new to write"), "{again}");
+
+    // --json: one line on stdout, the class done and what was written.
+    let out = export_cmd(&scene.dest, &mirror, &["--quiet", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["command"], "export-sha1");
+    assert_eq!(report["status"], "done");
+    assert_eq!(report["exit_code"], 0);
+    assert_eq!(report["result"]["objects_written"], 0, "{report}");
+    assert_eq!(report["error"], serde_json::Value::Null);
 }
 
 #[test]

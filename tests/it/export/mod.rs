@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::support::git::{git, git_output};
-use crate::support::history::{commit_file, deltified_history};
+use crate::support::history::{commit_file, history_with_topic};
 use crate::support::rehash::{rehash_command, rehash_convert_ok, rehash_export_text};
 use crate::support::repo_files::all_objects;
 use crate::support::scratch::scratch_dir;
@@ -42,10 +42,7 @@ pub struct Scene {
 pub fn scene(label: &str, flags: &[&str]) -> Scene {
     let root = scratch_dir(label);
     let source = root.join("src");
-    std::fs::create_dir_all(&source).unwrap();
-    deltified_history(&source);
-    git(&source, &["checkout", "-q", "-b", "topic", "HEAD~3"]);
-    commit_file(&source, "topic.txt", "topic\n", "topic work");
+    history_with_topic(&source);
     git(&source, &["checkout", "-q", "-b", "old", "HEAD~1"]);
     commit_file(&source, "old.txt", "old\n", "old work");
     git(&source, &["checkout", "-q", "main"]);

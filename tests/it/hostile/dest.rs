@@ -1,7 +1,9 @@
 //! DEST mistakes and failures while writing DEST: inside SOURCE, not
 //! ours, locked by a running conversion, raced for, read-only, or on a
-//! full disk. Each ends in exit 1 with a message naming the path and what
-//! to do; SOURCE stays byte-identical and DEST never looks complete.
+//! full disk. Each ends with the exit status of its class (2 for a DEST
+//! the command should not have named, 3 for a lock or a full disk, which
+//! a later run gets past) and a message naming the path and what to do;
+//! SOURCE stays byte-identical and DEST never looks complete.
 //!
 //! The read-only and disk-full cases mount a small tmpfs
 //! (`support::tmpfs`); where that is not permitted they say so and pass
@@ -11,6 +13,7 @@ use std::process::Stdio;
 
 use crate::support::git::git;
 use crate::support::noise::noise;
+use crate::support::refusal::{FAILED, USAGE};
 use crate::support::rehash::rehash_command;
 use crate::support::repo_files::dir_names;
 use crate::support::scratch::scratch_dir;
@@ -21,10 +24,10 @@ use crate::support::watched_source::small_repo;
 fn dest_inside_source_is_refused() {
     let mut source = small_repo("dest-inside");
     let dest = source.path.join("converted.git");
-    source.refused_into(&dest, &[], &["is inside the source repository"]);
+    source.stopped_into(&dest, &[], USAGE, &["is inside the source repository"]);
     assert!(!dest.exists());
     let dest = source.git_dir.join("objects/sha256");
-    source.refused_into(&dest, &[], &["is inside the source repository"]);
+    source.stopped_into(&dest, &[], USAGE, &["is inside the source repository"]);
 }
 
 #[test]
@@ -34,9 +37,10 @@ fn dest_that_exists_and_is_not_ours() {
     std::fs::create_dir_all(&dest).unwrap();
     std::fs::write(dest.join("precious.txt"), b"keep me\n").unwrap();
     for extra in [&[][..], &["--force"][..]] {
-        source.refused_into(
+        source.stopped_into(
             &dest,
             extra,
+            USAGE,
             &[&dest.display().to_string(), "exists and is not empty"],
         );
         assert_eq!(
@@ -58,9 +62,10 @@ fn concurrent_convert_into_a_locked_dest_is_refused_naming_the_lock() {
     let held = std::fs::File::create(&lock).unwrap();
     held.lock().expect("flock the lock file");
     for extra in [&[][..], &["--force"][..]] {
-        source.refused_into(
+        source.stopped_into(
             &dest,
             extra,
+            FAILED,
             &["another git-rehash", "lock file", "convert.lock"],
         );
         // --force must not delete a DEST another process is writing.
@@ -107,7 +112,7 @@ fn read_only_dest_on_a_read_only_mount() {
     let mut source = small_repo("dest-ro");
     // DEST is the (empty) mount point itself, then a directory inside it.
     for dest in [mount.path().to_path_buf(), mount.path().join("dest.git")] {
-        let stderr = source.refused_into(&dest, &[], &["Read-only file system"]);
+        let stderr = source.stopped_into(&dest, &[], USAGE, &["on a read-only filesystem"]);
         assert!(
             stderr.contains(&mount.path().display().to_string()),
             "{stderr}"
@@ -129,11 +134,13 @@ fn disk_full_while_writing_dest() {
     git(&source.path, &["add", "big.bin"]);
     git(&source.path, &["commit", "-q", "-m", "big"]);
     let dest = mount.path().join("dest.git");
-    source.refused_into(
+    let stderr = source.stopped_into(
         &dest,
         &[],
+        FAILED,
         &[&dest.display().to_string(), "No space left on device"],
     );
+    assert!(stderr.contains("run the same command again"), "{stderr}");
     // Visibly incomplete: no config; the lock is released (the kernel drops
     // the flock with the process; the file stays); no temporary pack left.
     let lock = std::fs::File::open(dest.join("rehash/convert.lock")).unwrap();
@@ -148,5 +155,5 @@ fn disk_full_while_writing_dest() {
         "temporary pack removed: {leftovers:?}"
     );
     // Running again resumes, and the full disk stops it the same way.
-    source.refused_into(&dest, &[], &["No space left on device"]);
+    source.stopped_into(&dest, &[], FAILED, &["No space left on device"]);
 }

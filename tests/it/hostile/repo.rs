@@ -4,7 +4,7 @@
 //! SOURCE stays byte-identical.
 
 use crate::support::git::git;
-use crate::support::refusal::assert_clean_failure;
+use crate::support::refusal::{USAGE, assert_clean_exit};
 use crate::support::rehash::rehash_convert;
 use crate::support::scratch::scratch_dir;
 use crate::support::watched_source::{Source, small_repo};
@@ -68,27 +68,15 @@ fn an_alternate_that_is_gone_is_refused_naming_the_file_and_the_entry() {
 }
 
 #[test]
-fn source_in_an_object_format_git_rehash_does_not_know_is_refused() {
-    let dir = scratch_dir("sha512-source").join("repo.git");
-    std::fs::create_dir_all(&dir).unwrap();
-    git(&dir, &["init", "-q", "--bare", "--object-format=sha256"]);
-    let config = dir.join("config");
-    let text = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(
-        &config,
-        text.replace("objectformat = sha256", "objectformat = sha512"),
-    )
-    .unwrap();
-    let mut source = Source::at(dir);
-    source.refused(&["object format sha512", "SHA-1 and SHA-256"]);
-}
-
-#[test]
 fn source_that_does_not_exist() {
     let missing = scratch_dir("no-source").join("nothing-here");
     let dest = scratch_dir("hostile-dest").join("dest.git");
     let out = rehash_convert(&missing, &dest, &["--quiet"]);
-    assert_clean_failure(&out, &[&missing.display().to_string(), "No such file"]);
+    assert_clean_exit(
+        &out,
+        USAGE,
+        &[&missing.display().to_string(), "does not exist"],
+    );
     assert!(!dest.exists());
 }
 
@@ -97,5 +85,11 @@ fn source_that_is_not_a_repository() {
     let dir = scratch_dir("not-a-repo");
     std::fs::write(dir.join("README"), b"just a file\n").unwrap();
     let mut source = Source::at(dir.clone());
-    source.refused(&[&format!("{} is not a git repository", dir.display())]);
+    let dest = scratch_dir("not-a-repo-dest").join("dest.git");
+    source.stopped_into(
+        &dest,
+        &[],
+        USAGE,
+        &[&format!("{} is not a git repository", dir.display())],
+    );
 }

@@ -10,7 +10,7 @@ use crate::support::file_tree::copy_dir;
 use crate::support::git::git;
 use crate::support::library::{HashKind, ObjectId, map_path};
 use crate::support::raw_pack::edit;
-use crate::support::repo_files::{loose_object_path, pack_entries};
+
 use crate::support::reversed::reversed_fixture;
 use crate::support::scratch::scratch_dir;
 use crate::support::watched_source::{Source, small_repo_in};
@@ -22,17 +22,7 @@ fn file_name(path: &Path) -> String {
 
 #[test]
 fn a_flipped_byte_in_a_sha256_pack_names_the_pack_and_the_object() {
-    let mut source = small_repo_in("reverse-bitflip", "sha256");
-    let pack = source.repack();
-    let entries = pack_entries(&pack, "sha256");
-    let mid = std::fs::metadata(&pack).unwrap().len() / 2;
-    let hit = entries
-        .iter()
-        .rev()
-        .find(|e| e.offset <= mid)
-        .expect("an entry holds the middle byte");
-    edit(&pack, |b| b[mid as usize] ^= 0x10);
-    source.refused(&[&file_name(&pack), &format!("object {}", hit.id)]);
+    super::pack::file::refuses_a_flipped_byte("reverse-bitflip", "sha256");
 }
 
 #[test]
@@ -45,14 +35,7 @@ fn a_truncated_sha256_pack_is_refused_naming_it() {
 
 #[test]
 fn a_missing_object_is_named_with_what_references_it() {
-    let mut source = small_repo_in("reverse-missing", "sha256");
-    let blob = git(&source.path, &["rev-parse", "HEAD:f1.txt"]);
-    let tree = git(&source.path, &["rev-parse", "HEAD^{tree}"]);
-    std::fs::remove_file(loose_object_path(&source.git_dir, &blob)).unwrap();
-    source.refused(&[
-        "object(s) are missing from the repository",
-        &format!("{blob} (entry of tree {tree})"),
-    ]);
+    super::objects::refuses_a_missing_blob("reverse-missing", "sha256");
 }
 
 /// A copy of the SHA-1 DEST of the SHA-256 fixture whose map pairs the

@@ -11,7 +11,7 @@ use crate::support::git::{expect_success, git, git_command};
 use crate::support::history::commit_file;
 use crate::support::id_translation::translate_ids;
 use crate::support::oracle::{OracleMap, oracle_map};
-use crate::support::refusal::{assert_clean_failure, assert_refused_cleanly};
+use crate::support::refusal::{USAGE, assert_clean_exit, assert_refused_cleanly};
 use crate::support::rehash::{
     rehash_convert, rehash_convert_ok, rehash_export_map, rehash_verify_ok,
 };
@@ -213,7 +213,11 @@ fn a_files_source_converts_into_a_reftable_dest_that_later_runs_update() {
 
     // Asking for the other format is refused before anything is done.
     let out = rehash_convert(&source, &dest, &["--ref-format=files"]);
-    assert_clean_failure(&out, &["keeps its refs as reftable", "asks for files"]);
+    assert_clean_exit(
+        &out,
+        USAGE,
+        &["keeps its refs as reftable", "asks for files"],
+    );
     assert_same_refs(&source, &dest, &map, &["HEAD", "refs/heads/main"]);
 }
 

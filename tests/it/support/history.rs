@@ -46,6 +46,15 @@ pub fn deltified_history(dir: &Path) {
     git(dir, &["tag", "-a", "-m", "a tag", "v1"]);
 }
 
+/// [`deltified_history`] in `dir` (made first), with a side branch
+/// `topic`: one commit on `main~3`, checked out.
+pub fn history_with_topic(dir: &Path) {
+    std::fs::create_dir_all(dir).unwrap();
+    deltified_history(dir);
+    git(dir, &["checkout", "-q", "-b", "topic", "HEAD~3"]);
+    commit_file(dir, "topic.txt", "topic\n", "topic work");
+}
+
 /// The commit a gitlink entry `path` in `treeish` of `repo` pins.
 pub fn gitlink_in(repo: &Path, treeish: &str, path: &str) -> String {
     let line = git(repo, &["ls-tree", treeish, "--", path]);

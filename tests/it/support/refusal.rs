@@ -4,11 +4,25 @@
 use std::path::Path;
 use std::process::Output;
 
-/// Exit status 1, one `git-rehash: error:` message mentioning `mentions`,
-/// no panic, no backtrace hint. Returns stderr.
+/// The exit status of each class (the manual's EXIT STATUS).
+pub const REFUSED: i32 = 1;
+pub const USAGE: i32 = 2;
+pub const FAILED: i32 = 3;
+
+/// Exit status 1 (refused), one `git-rehash: error:` message mentioning
+/// `mentions`, no panic, no backtrace hint. Returns stderr.
 pub fn assert_clean_failure(out: &Output, mentions: &[&str]) -> String {
+    assert_clean_exit(out, REFUSED, mentions)
+}
+
+/// [`assert_clean_failure`] with exit status `status`.
+pub fn assert_clean_exit(out: &Output, status: i32, mentions: &[&str]) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "exit status; stderr: {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(status),
+        "exit status; stderr: {stderr}"
+    );
     assert!(stderr.starts_with("git-rehash: error: "), "{stderr}");
     for m in mentions {
         assert!(stderr.contains(m), "error should mention {m:?}:\n{stderr}");

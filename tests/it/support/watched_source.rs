@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::file_tree::tree_checksums;
 use super::git::git;
-use super::refusal::assert_clean_failure;
+use super::refusal::{REFUSED, assert_clean_exit};
 use super::rehash::rehash_convert;
 use super::repo_files::pack_files;
 use super::scratch::scratch_dir;
@@ -69,11 +69,23 @@ impl Source {
 
     /// [`Source::refused`] into `dest`, with `extra` options.
     pub fn refused_into(&mut self, dest: &Path, extra: &[&str], mentions: &[&str]) -> String {
+        self.stopped_into(dest, extra, REFUSED, mentions)
+    }
+
+    /// [`Source::refused_into`] with exit status `status` (refusal.rs
+    /// names them): usage, a failure, ...
+    pub fn stopped_into(
+        &mut self,
+        dest: &Path,
+        extra: &[&str],
+        status: i32,
+        mentions: &[&str],
+    ) -> String {
         if self.before.is_none() {
             self.freeze();
         }
         let out = rehash_convert(&self.path, dest, &[&["--quiet"], extra].concat());
-        let stderr = assert_clean_failure(&out, mentions);
+        let stderr = assert_clean_exit(&out, status, mentions);
         self.assert_unchanged();
         assert!(
             !dest.join("config").exists(),

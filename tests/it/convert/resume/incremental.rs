@@ -62,7 +62,8 @@ fn refuses_a_dest_made_from_another_source_or_with_other_options() {
     run_ok(&mut convert_cmd(&source, &dest));
     let out = convert_cmd(&other, &dest).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    // Another conversion's DEST: the command names the wrong DEST (usage).
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("was converted from") && stderr.contains("--force"),
         "{stderr}"
@@ -72,7 +73,7 @@ fn refuses_a_dest_made_from_another_source_or_with_other_options() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("compression"), "{stderr}");
     // --force starts over from the other source.
     run_ok(convert_cmd(&other, &dest).arg("--force"));

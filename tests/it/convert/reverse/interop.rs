@@ -6,7 +6,7 @@
 use crate::support::file_tree::copy_dir;
 use crate::support::git::git;
 use crate::support::history::commit_file;
-use crate::support::refusal::assert_clean_failure;
+use crate::support::refusal::assert_clean_exit;
 use crate::support::rehash::{
     rehash_command, rehash_convert, rehash_convert_ok, rehash_verify_ok, run_ok,
 };
@@ -130,8 +130,9 @@ fn export_sha1_has_nothing_to_do_for_a_sha1_dest() {
         .arg(&mirror)
         .output()
         .expect("run export-sha1");
-    assert_clean_failure(
+    assert_clean_exit(
         &out,
+        2,
         &["SHA-1 side of a conversion from SHA-256", "push it"],
     );
     assert!(!mirror.join("objects").exists());
@@ -151,8 +152,9 @@ fn a_later_run_refuses_a_source_whose_object_format_changed() {
     git(&source, &["init", "-q", "--object-format=sha1"]);
     commit_file(&source, "f", "one\n", "one");
     let out = rehash_convert(&source, &dest, &["--quiet"]);
-    assert_clean_failure(
+    assert_clean_exit(
         &out,
+        2,
         &["was converted from sha256, and SOURCE now uses sha1"],
     );
 }

@@ -4,7 +4,7 @@
 use super::{p, two_blobs};
 use crate::support::raw_pack::{edit, fix_trailer, fix_trailers, flip_from_end};
 use crate::support::repo_files::pack_entries;
-use crate::support::watched_source::small_repo;
+use crate::support::watched_source::small_repo_in;
 
 #[test]
 fn well_formed_hand_built_pack_converts() {
@@ -73,10 +73,17 @@ fn trailer_mismatch() {
 
 #[test]
 fn bit_flip_in_a_git_written_pack_names_the_object_whose_entry_holds_it() {
-    let mut source = small_repo("pack-bitflip");
+    refuses_a_flipped_byte("pack-bitflip", "sha1");
+}
+
+/// A byte flipped in the middle of the pack git wrote for a repository of
+/// object format `format`: refused, naming the pack and the object whose
+/// entry holds the byte, with its offset.
+pub(in crate::hostile) fn refuses_a_flipped_byte(label: &str, format: &str) {
+    let mut source = small_repo_in(label, format);
     let pack = source.repack();
     let mid = std::fs::metadata(&pack).unwrap().len() / 2;
-    let hit = pack_entries(&pack, "sha1")
+    let hit = pack_entries(&pack, format)
         .into_iter()
         .rev()
         .find(|e| e.offset <= mid)
