@@ -47,6 +47,9 @@ struct Slot {
     noted: u32,
 }
 
+// A slot is one cache line, whichever way the conversion goes.
+const _: () = assert!(std::mem::size_of::<Slot>() == 64);
+
 const EMPTY: Slot = Slot {
     ids: [0; PAIR],
     index: u32::MAX,

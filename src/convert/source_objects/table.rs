@@ -647,6 +647,46 @@ mod tests {
         );
     }
 
+    /// A table of SHA-256 names: found by them, never by a SHA-1 id, named
+    /// in SHA-1, and an object costs as many bytes of names as forward.
+    #[test]
+    fn a_sha256_table_finds_its_names_and_names_objects_in_sha1() {
+        let ids: Vec<[u8; 32]> = (0..300u32)
+            .map(|n| {
+                let ObjectId::Sha256(raw) =
+                    crate::object::sha256_object_id(ObjectKind::Tree, &n.to_be_bytes())
+                else {
+                    unreachable!()
+                };
+                raw
+            })
+            .collect();
+        let table = ObjectTable::new(
+            ids.iter()
+                .map(|&i| (i, Location::Loose { dir: 0 }))
+                .collect(),
+        );
+        assert_eq!(table.direction(), crate::hash::Direction::REVERSE);
+        for raw in &ids {
+            let id = ObjectId::Sha256(*raw);
+            let at = table.find(&id).expect("present");
+            assert_eq!(table.source_id(at), id);
+            let short: [u8; 20] = raw[..20].try_into().unwrap();
+            assert_eq!(table.find(&ObjectId::Sha1(short)), None);
+        }
+        table.name(7, ObjectId::Sha1([7; 20]));
+        assert_eq!(table.dest_id(7), Some(ObjectId::Sha1([7; 20])));
+        assert_eq!(
+            table.map_columns(7),
+            (ObjectId::Sha1([7; 20]), table.source_id(7))
+        );
+        let names = |source: usize, dest: usize| source + dest;
+        assert_eq!(
+            names(20, std::mem::size_of::<OnceLock<[u8; 32]>>()),
+            names(32, std::mem::size_of::<OnceLock<[u8; 20]>>())
+        );
+    }
+
     #[test]
     fn well_known_ids_map_without_storage() {
         let table = ObjectTable::new(Vec::<([u8; 20], Location)>::new());

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::support::file_tree::tree_checksums;
+use crate::support::file_tree::{copy_dir, tree_checksums};
 use crate::support::git::git;
 use crate::support::refusal::USAGE;
 use crate::support::rehash::{rehash_command, rehash_convert_ok};
@@ -68,16 +68,7 @@ fn scene() -> Scene {
         ],
     );
     let sha512 = root.join("sha512.git");
-    git(
-        &root,
-        &[
-            "init",
-            "-q",
-            "--bare",
-            "--object-format=sha256",
-            "sha512.git",
-        ],
-    );
+    copy_dir(&sha256, &sha512);
     let config = sha512.join("config");
     let text = std::fs::read_to_string(&config).unwrap();
     std::fs::write(

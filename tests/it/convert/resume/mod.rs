@@ -187,6 +187,20 @@ fn source_reference_and_dest(label: &str) -> (PathBuf, Snapshot, PathBuf) {
     (source, expected, dest)
 }
 
+/// Kills a conversion of `source` into a new DEST (in a scratch directory
+/// named after `label`) at `spec`, checks DEST does not look complete,
+/// runs the conversion again to the end and checks it equals `expected`.
+fn killed_then_resumed(source: &Path, expected: &Snapshot, spec: &str, label: &str) {
+    let dest = scratch_dir(label).join("dest.git");
+    convert_killed_at(source, &dest, spec);
+    assert!(
+        !dest.join("config").exists() || spec == "publish:1",
+        "{spec}: DEST looks complete before it is"
+    );
+    run_ok(&mut convert_cmd(source, &dest));
+    assert_sound(&dest, expected, &format!("killed at {spec}"));
+}
+
 fn killed(out: &Output) -> bool {
     !out.status.success() && out.status.code().is_none()
 }

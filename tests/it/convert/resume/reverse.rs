@@ -2,9 +2,7 @@
 //! again, ends exactly like one that was never interrupted: the same
 //! machinery as the forward direction, in the other.
 
-use super::{assert_sound, convert_cmd, convert_killed_at, make_source_in, reference};
-use crate::support::rehash::run_ok;
-use crate::support::scratch::scratch_dir;
+use super::{killed_then_resumed, make_source_in, reference};
 
 #[test]
 fn a_reverse_run_killed_then_resumed_equals_an_uninterrupted_one() {
@@ -21,13 +19,6 @@ fn a_reverse_run_killed_then_resumed_equals_an_uninterrupted_one() {
         "refs:1",
         "publish:1",
     ] {
-        let dest = scratch_dir("reverse-kill-run").join("dest.git");
-        convert_killed_at(&source, &dest, spec);
-        assert!(
-            !dest.join("config").exists() || spec == "publish:1",
-            "{spec}: DEST looks complete before it is"
-        );
-        run_ok(&mut convert_cmd(&source, &dest));
-        assert_sound(&dest, &expected, &format!("reverse, killed at {spec}"));
+        killed_then_resumed(&source, &expected, spec, "reverse-kill-run");
     }
 }

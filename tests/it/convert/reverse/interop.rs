@@ -3,6 +3,8 @@
 //! an incremental run and `repack`, and `export-sha1`, which has nothing
 //! to do for a SHA-1 DEST.
 
+use std::path::PathBuf;
+
 use crate::support::file_tree::copy_dir;
 use crate::support::git::git;
 use crate::support::history::commit_file;
@@ -21,15 +23,20 @@ fn sub_map() -> String {
     map.to_str().expect("scratch paths are UTF-8").to_owned()
 }
 
+/// The SHA-256 fixture converted with `option` (and its submodule's map)
+/// into a new DEST in a scratch directory named after `label`.
+fn converted_with(label: &str, option: &str) -> PathBuf {
+    let dest = scratch_dir(label).join("dest.git");
+    let map = sub_map();
+    let args = ["--quiet", option, "--submodule-map", map.as_str()];
+    rehash_convert_ok(&sha256_repo().repo_path, &dest, &args);
+    dest
+}
+
 #[test]
 fn notes_are_rekeyed_by_sha1_names() {
     let repo = sha256_repo();
-    let dest = scratch_dir("reverse-rekey").join("dest.git");
-    rehash_convert_ok(
-        &repo.repo_path,
-        &dest,
-        &["--quiet", "--rekey-notes", "--submodule-map", &sub_map()],
-    );
+    let dest = converted_with("reverse-rekey", "--rekey-notes");
     let annotated = reversed_fixture().sha1_of(&repo.rev("main~2"));
     assert_eq!(
         git(&dest, &["notes", "show", &annotated]),
@@ -43,12 +50,7 @@ fn notes_are_rekeyed_by_sha1_names() {
 #[test]
 fn git_reads_the_compat_map_of_a_sha1_dest() {
     let repo = sha256_repo();
-    let dest = scratch_dir("reverse-compat").join("dest.git");
-    rehash_convert_ok(
-        &repo.repo_path,
-        &dest,
-        &["--quiet", "--git-compat-map", "--submodule-map", &sub_map()],
-    );
+    let dest = converted_with("reverse-compat", "--git-compat-map");
     assert_eq!(
         git(&dest, &["config", "extensions.compatObjectFormat"]),
         "sha256"
