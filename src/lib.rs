@@ -1,21 +1,30 @@
 //! git-rehash: convert a SHA-1 Git repository into a SHA-256 one.
 //!
-//! Module map (layers call only downward):
-//! - [`hash`]: hash kinds, object ids, object naming (sha1dc / SHA-256).
-//! - [`object`]: object kinds and the `"<type> <len>\0"` framing.
-//! - [`translate`]: byte-level SHA-1 <-> SHA-256 rewriting of trees, commits, tags.
-//! - [`pack`]: reading `.idx`/`.pack` files, delta application, writing packs.
-//! - [`loose`]: loose objects.
-//! - [`refs`]: refs, packed-refs, HEAD, reflogs: read and translate.
-//! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
+//! Module map, bottom up (docs/architecture.md; a layer calls only those
+//! below it):
+//! - [`hash`]: hash kinds and object ids; [`bytes`]: common prefixes.
+//! - [`object`]: object kinds, the `"<type> <len>\0"` framing, naming
+//!   (sha1dc / SHA-256), the ids an object references.
+//! - [`zlib`]: bounded inflation and one-shot deflation.
+//! - [`durable`], [`flock`], [`progress`], [`gitconfig`]: durable files,
+//!   the run's lock, progress callbacks, git's config syntax.
 //! - [`pipeline`]: what both pipelines run on: stop points, interruption,
-//!   chunking.
+//!   chunking, the kinds of stop every error answers with.
+//! - [`pack`]: `.idx`/`.pack` read and written, deltas, the delta search,
+//!   the bitmap and the commit-graph.
+//! - [`loose`]: loose objects.
+//! - [`translate`]: byte-level SHA-1 <-> SHA-256 rewriting of trees,
+//!   commits, tags.
+//! - [`refs`]: refs, packed-refs, HEAD, reflogs, reftables: read and
+//!   translate.
+//! - [`repo`]: SOURCE found and checked; every path inside DEST and MIRROR.
+//! - [`idmap`]: the SQLite SHA-1 <-> SHA-256 map.
 //! - [`gitlink_maps`]: the pairs of gitlink targets (submodule commits),
 //!   from `--submodule-map` files, surrogates and DEST's record of them.
-//! - [`convert`]: the orchestration of a whole conversion.
 //! - [`textmap`]: rewriting SHA-1 names quoted in free text (no SQLite).
-//! - [`verify`]: an independent check of a finished conversion.
 //! - [`attest`]: signed statements of a conversion, made and checked.
+//! - [`convert`]: the orchestration of a whole conversion.
+//! - [`verify`]: an independent check of a finished conversion.
 //! - [`export`]: the way back: a SHA-256 repository's new history written
 //!   into a SHA-1 mirror.
 //! - `fuzzing`: entry points for the fuzz targets in `fuzz/` (hidden).
@@ -40,7 +49,7 @@ pub mod progress;
 pub mod refs;
 pub mod repo;
 #[cfg(test)]
-mod test_git;
+mod testing;
 pub mod textmap;
 pub mod translate;
 pub mod verify;

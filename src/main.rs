@@ -1,6 +1,6 @@
 //! The `git-rehash` binary: parses arguments, runs a subcommand, prints the
-//! error chain. Exit codes: 0 success, 1 a failed operation (or, for
-//! `map`, ids not found), 2 usage errors, 130 interrupted.
+//! error chain. The exit status is the run's class (`cli/exit_class.rs`):
+//! 0 done, 1 refused, 2 usage, 3 failed, 130 interrupted.
 
 mod cli;
 

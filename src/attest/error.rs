@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::convert::ErrorKind;
 use crate::durable::PathError;
+use crate::pipeline::ErrorKind;
 
 #[derive(Debug, thiserror::Error)]
 pub enum AttestError {

@@ -10,7 +10,7 @@ use std::io::Write;
 use serde::Serialize;
 
 use super::exit_class::{ExitClass, kind_word};
-use git_rehash::convert::ErrorKind;
+use git_rehash::pipeline::ErrorKind;
 
 #[derive(Serialize)]
 pub struct CommandReport<R: Serialize> {

@@ -6,9 +6,10 @@
 use std::process::ExitCode;
 
 use git_rehash::attest::AttestError;
-use git_rehash::convert::{ConvertError, ErrorKind};
+use git_rehash::convert::ConvertError;
 use git_rehash::export::ExportError;
 use git_rehash::idmap::{BadId, IdMapError};
+use git_rehash::pipeline::ErrorKind;
 use git_rehash::repo::SourceError;
 use git_rehash::verify::VerifyError;
 

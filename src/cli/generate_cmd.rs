@@ -7,10 +7,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::{Args, CommandFactory, ValueEnum};
+use clap::{Args, ValueEnum};
 use clap_complete::Shell;
-
-use super::Cli;
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
@@ -35,9 +33,10 @@ enum Generated {
     CompleteFish,
 }
 
-pub fn run(args: GenerateArgs) -> anyhow::Result<ExitCode> {
+/// Prints what `args` asks for, made from `cli`, the definition of the
+/// whole command line (passed in: this file is one of its parts).
+pub fn run(args: GenerateArgs, mut cli: clap::Command) -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    let mut cli = Cli::command();
     match args.what {
         Generated::Man => super::manual::render(cli, &mut out),
         Generated::CompleteBash => bash_completion(&mut cli, &mut out),

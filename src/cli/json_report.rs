@@ -14,10 +14,11 @@ use super::convert_exit::RunEnd;
 use super::exit_class::{ExitClass, kind_word};
 use super::phase_timings::PhaseTime;
 use git_rehash::convert::{
-    ConvertError, ConvertOutcome, CorruptInput, ErrorKind, MissingReference, Refusal,
-    UnmappedSubmodule, role_name,
+    ConvertError, ConvertOutcome, CorruptInput, MissingReference, Refusal, UnmappedSubmodule,
+    role_name,
 };
 use git_rehash::object::ObjectKind;
+use git_rehash::pipeline::ErrorKind;
 
 #[derive(Serialize)]
 pub struct RunReport {

@@ -91,7 +91,7 @@ pub fn main() -> ExitCode {
         Command::Repack(args) => repack_cmd::run(args),
         Command::ExportSha1(args) => export_cmd::run(args),
         Command::Attest(args) => attest_cmd::run(args),
-        Command::Generate(args) => generate_cmd::run(args),
+        Command::Generate(args) => generate_cmd::run(args, Cli::command()),
     };
     match result {
         Ok(code) => code,

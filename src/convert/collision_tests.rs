@@ -13,7 +13,7 @@ use crate::convert::error::{ConvertError, CorruptInput};
 use crate::convert::options::ConvertOptions;
 use crate::object::collision_hook;
 use crate::progress::NoProgress;
-use crate::test_git::git;
+use crate::testing::git::git;
 
 const SHATTERED_1: &[u8] = include_bytes!("../../tests/data/shattered-1.pdf");
 /// The plain SHA-1 of the SHAttered PDFs, which the detector reports.
@@ -122,8 +122,8 @@ fn a_sha1_form_that_shows_a_collision_stops_a_conversion_from_sha256() {
             &clean,
             &["rev-parse", "--output-object-format=sha1", "HEAD"],
         );
-        let body = crate::test_git::run(
-            crate::test_git::git_command(&clean).args(["cat-file", "commit", &sha1]),
+        let body = crate::testing::git::run(
+            crate::testing::git::git_command(&clean).args(["cat-file", "commit", &sha1]),
         );
         collision_hook::arm(format!("{body}\n").as_bytes(), SHATTERED_1.to_vec());
         git(&clean, &["rev-parse", "HEAD"])

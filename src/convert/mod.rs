@@ -54,7 +54,7 @@ pub use crate::gitlink_maps::UnmappedGitlinks;
 pub use crate::pack::reach::ReachSummary;
 pub use error::findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
 pub use error::{
-    ConvertError, CorruptInput, ErrorKind, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
+    ConvertError, CorruptInput, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
 };
 pub use finish::repack::{Repacked, repack};
 pub use options::{ConvertOptions, SubmoduleSource, UnmappedMergetags};

@@ -5,11 +5,11 @@
 
 use std::path::PathBuf;
 
-use crate::convert::ErrorKind;
 use crate::durable::PathError;
 use crate::gitlink_maps::GitlinkMapError;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
+use crate::pipeline::ErrorKind;
 use crate::pipeline::Interrupted;
 use crate::repo::SourceError;
 

@@ -6,7 +6,7 @@
 //! and MIRROR's refs are brought in line with DEST's (docs/interop.md).
 //!
 //! The phases, in order (one file each):
-//! - `repos.rs`: DEST (a finished conversion, locked) and MIRROR (a SHA-1
+//! - `open.rs`: DEST (a finished conversion, locked) and MIRROR (a SHA-1
 //!   repository, locked); `finish::recover` completes what a killed run
 //!   left in MIRROR;
 //! - refs of both sides, read before any object is listed; `sha1_names.rs`:
@@ -19,7 +19,7 @@
 //! - `name_new_objects.rs` (with `translate.rs`): the objects made in
 //!   DEST named, their pairs recorded chunk by chunk; those MIRROR has
 //!   dropped;
-//! - `write.rs` (with `deltas.rs` and `segments.rs`): what MIRROR lacks
+//! - `write.rs` (with `sha1_deltas.rs` and `segments.rs`): what MIRROR lacks
 //!   written into checkpoint segments;
 //! - `finish.rs`: the segments folded into one pack moved into MIRROR;
 //! - `refs.rs`: MIRROR's refs updated under git's locks, last.
@@ -28,20 +28,20 @@
 //! written; the next run skips what the segments and the map hold.
 //! Incremental: a run with nothing new in DEST writes nothing.
 
-mod deltas;
 mod dest_objects;
 mod error;
 mod finish;
 mod gitlinks;
 mod mirror_objects;
 mod name_new_objects;
+mod open;
 mod options;
 mod outcome;
 mod phase;
 mod plan;
 mod refs;
-mod repos;
 mod segments;
+mod sha1_deltas;
 mod sha1_names;
 mod translate;
 mod write;
@@ -82,8 +82,8 @@ fn export_in_pool(
 ) -> Result<ExportOutcome, ExportError> {
     let started = Instant::now();
     let stops = StopPoints::new(opts.interrupt.clone());
-    let mut dest = repos::open_dest(&opts.dest)?;
-    let mirror = repos::open_mirror(&opts.mirror, &dest.git_dir)?;
+    let mut dest = open::open_dest(&opts.dest)?;
+    let mirror = open::open_mirror(&opts.mirror, &dest.git_dir)?;
     stops.kill_point(phase::START);
     finish::recover(&mirror.git_dir)?;
 

@@ -9,7 +9,7 @@
 //!   against the CRC32 of its index), and one DEST stores as a delta of a
 //!   blob the plan puts earlier is copied as that delta: blob bytes are
 //!   the same in both worlds. Trees, commits and tags are stored whole or
-//!   as deltas of others of the chunk (`deltas.rs`), compressed anew.
+//!   as deltas of others of the chunk (`sha1_deltas.rs`), compressed anew.
 //!
 //! A chunk holds at most [`CHUNK`] objects and about [`CHUNK_BYTES`] of
 //! DEST's stored bytes, which bounds what it holds in memory.
@@ -20,11 +20,11 @@ use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use super::deltas::{Compressed, deltify};
 use super::dest_objects::{DestObjects, Stored};
 use super::error::{ExportError, ExportRefusal};
 use super::plan::{Item, Plan, Step, named_sha1};
 use super::segments::{SegmentEntry, Segments};
+use super::sha1_deltas::{Compressed, deltify};
 use super::sha1_names::Names;
 use super::translate::sha1_form;
 use crate::hash::ObjectId;
@@ -148,7 +148,7 @@ pub fn write_objects<'b>(inputs: &WriteInputs<'b>, names: &Names) -> Result<Writ
 }
 
 /// Decides how the chunk's trees, commits and tags are stored: whole, or
-/// as deltas of others of the chunk (`deltas.rs`).
+/// as deltas of others of the chunk (`sha1_deltas.rs`).
 fn search_deltas(mut prepared: Vec<Prepared<'_>>, level: u32) -> Vec<Prepared<'_>> {
     let with_body: Vec<usize> = (0..prepared.len())
         .filter(|&i| matches!(prepared[i].payload, Payload::Body(_)))

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use crate::durable::PathError;
+use crate::pipeline::ErrorKind;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GitlinkMapError {
@@ -25,10 +26,10 @@ impl GitlinkMapError {
     /// What kind of stop it is: a file that is not a gitlink map was
     /// named by mistake; one that cannot be read (not there yet: the
     /// submodule's conversion has not run) may be there on a retry.
-    pub fn kind(&self) -> crate::convert::ErrorKind {
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            GitlinkMapError::File(_) => crate::convert::ErrorKind::Failed,
-            GitlinkMapError::Invalid { .. } => crate::convert::ErrorKind::Usage,
+            GitlinkMapError::File(_) => ErrorKind::Failed,
+            GitlinkMapError::Invalid { .. } => ErrorKind::Usage,
         }
     }
 }

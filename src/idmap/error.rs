@@ -2,6 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::pipeline::ErrorKind;
+
 #[derive(Debug, thiserror::Error)]
 pub enum IdMapError {
     #[error("cannot open map database {path}: {source}")]
@@ -32,8 +34,7 @@ impl IdMapError {
     /// What kind of stop it is: a database of a newer git-rehash is the
     /// wrong tool's, a corrupt row or a broken share need a decision, the
     /// rest are failures a retry may cure.
-    pub fn kind(&self) -> crate::convert::ErrorKind {
-        use crate::convert::ErrorKind;
+    pub fn kind(&self) -> ErrorKind {
         match self {
             IdMapError::TooNew { .. } => ErrorKind::Usage,
             IdMapError::CorruptRow { .. } => ErrorKind::Corrupt,

@@ -7,7 +7,7 @@
 //! read-only; WAL mode lets them run while a conversion writes. [`query`]
 //! resolves full and abbreviated names on either side; [`export`] streams the
 //! rows. A DEST converted with `--shared-with` has rows for its own objects
-//! only and names its pool's map (`share.rs`); queries and exports read the
+//! only and names its pool's map (`shared_maps.rs`); queries and exports read the
 //! chain of maps as one.
 
 mod created;
@@ -26,7 +26,7 @@ mod row;
 mod row_batch;
 mod row_stream;
 mod schema;
-mod share;
+mod shared_maps;
 mod staged;
 #[cfg(test)]
 mod staged_tests;
@@ -40,5 +40,5 @@ pub use journal::{RunId, SegmentRows};
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
 pub use row::MapRow;
 pub use row_stream::export_rows;
-pub use share::{SHARED_WITH, open_shared_maps, open_with_shares};
+pub use shared_maps::{SHARED_WITH, open_shared_maps, open_with_shares};
 pub use store::{DIRECTION, ForEachError, IdMap};

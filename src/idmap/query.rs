@@ -213,7 +213,7 @@ const SELECT_COMMITTISH_BY_SHA256: &str = "SELECT sha1, sha256, type FROM object
 /// Resolves ids against open maps with prepared statements, optionally
 /// inside one read transaction per map (one WAL snapshot for a whole
 /// batch). Several maps (a DEST's own and those it shares with, see
-/// `share.rs`) answer as one: an object is found in whichever holds it,
+/// `shared_maps.rs`) answer as one: an object is found in whichever holds it,
 /// and a prefix is ambiguous when the objects of all of them together make
 /// it so.
 pub struct Resolver<'m> {

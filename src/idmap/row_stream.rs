@@ -9,7 +9,7 @@ use crate::object::ObjectKind;
 
 /// Calls `f` for every row (or every row of kind `only`) of `maps`, in
 /// SHA-1 order; an object that several maps hold (a DEST's own and the
-/// pools it shares with, `share.rs`) is passed once, from the first.
+/// pools it shares with, `shared_maps.rs`) is passed once, from the first.
 /// Each map's scan walks its clustered primary key, so it reads the table
 /// once, sequentially, and needs no sort; the scans are merged as they go.
 pub fn export_rows(

@@ -123,8 +123,8 @@ mod tests {
     use std::collections::HashSet;
 
     use super::*;
-    use crate::pack::test_rng::Rng;
-    use crate::pack::test_trees::{E, body, edit, random_tree};
+    use crate::testing::random_trees::{E, body, edit, random_tree};
+    use crate::testing::rng::Rng;
 
     /// Every entry of `target` with whether `SharedEntries` says `base`
     /// holds it, and whether it does.

@@ -49,8 +49,6 @@ pub use data::write::publish::PackOutcome;
 pub use delta::apply::{apply_delta, delta_sizes};
 pub use delta::encode::{DeltaIndex, encode_delta};
 pub use delta::tree::tree_delta;
-#[cfg(test)]
-pub(crate) use delta::{test_rng, test_trees};
 pub use delta_search::name_hash::{
     NameHashVersion, component_v2 as name_component_hash_v2, join_v2 as join_name_hash_v2,
     pack_name_hash, pack_name_hash_v2,

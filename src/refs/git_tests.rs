@@ -8,7 +8,7 @@ use sha2::Digest as _;
 
 use super::*;
 use crate::hash::{HashKind, ObjectId};
-use crate::test_git::git;
+use crate::testing::git::git;
 
 /// A plumbing-only "translation": SHA-256 of the SHA-1 hex.
 fn fake_map(id: &ObjectId) -> Option<ObjectId> {

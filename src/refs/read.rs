@@ -94,7 +94,7 @@ mod tests {
     use super::read_source_refs;
     use crate::hash::HashKind;
     use crate::refs::error::RefsError;
-    use crate::test_git::git;
+    use crate::testing::git::git;
 
     #[test]
     fn own_refs_in_the_worktree_namespaces_are_refused() {

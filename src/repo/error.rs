@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::convert::ErrorKind;
+use crate::pipeline::ErrorKind;
 
 /// Why SOURCE cannot be opened, or cannot be converted as it is.
 #[derive(Debug, thiserror::Error)]

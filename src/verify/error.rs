@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::convert::ErrorKind;
+use crate::pipeline::ErrorKind;
 
 #[derive(Debug, thiserror::Error)]
 pub enum VerifyError {

@@ -25,7 +25,7 @@
 
 mod error;
 mod map_index;
-mod objects;
+mod objects_check;
 mod problem;
 mod refs_check;
 mod shared;
@@ -138,7 +138,7 @@ fn verify_in_pool(
     let (gitlink_pairs, surrogate_gitlinks) = read_gitlink_pairs(dest)?;
     index.set_gitlinks(gitlink_pairs);
     progress.finish();
-    let sink = objects::Sink::default();
+    let sink = objects_check::Sink::default();
     progress.start("checking the shared pool", None);
     let shared = shared::check_share(dest, &map_file, &index, &sink)?;
     let shared_rows = shared.as_ref().map_or(0, |s| s.len() as u64);
@@ -171,7 +171,7 @@ fn verify_in_pool(
         sink.report(Problem::DuplicateRow { id });
     }
     progress.start("verifying objects", Some(index.len() as u64));
-    objects::Checker {
+    objects_check::Checker {
         index: &index,
         source: source.as_ref(),
         sink: &sink,
@@ -215,7 +215,7 @@ fn verify_in_pool(
     }
     progress.finish();
 
-    let objects::Collected {
+    let objects_check::Collected {
         problems,
         problem_count,
         checked,

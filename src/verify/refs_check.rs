@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 
 use super::map_index::MapIndex;
-use super::objects::Sink;
+use super::objects_check::Sink;
 use super::problem::Problem;
 use crate::hash::ObjectId;
 use crate::refs::rehash_refs::ATTESTATION;

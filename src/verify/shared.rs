@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use super::error::VerifyError;
 use super::map_index::{MapIndex, Row, read_rows};
-use super::objects::Sink;
+use super::objects_check::Sink;
 use super::problem::Problem;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{IdMap, open_shared_maps};

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::ErrorKind;
+use crate::pipeline::ErrorKind;
 
 #[derive(Debug, thiserror::Error)]
 pub enum DestState {

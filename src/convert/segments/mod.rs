@@ -3,5 +3,5 @@
 //! checkpointing. Segments are thin and private; the finish step
 //! (`convert/finish/`) folds them into one pack.
 
-pub mod commits;
-pub mod writer;
+pub mod commit_order;
+pub mod sequence;

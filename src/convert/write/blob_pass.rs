@@ -24,7 +24,7 @@ use std::borrow::Cow;
 use rayon::prelude::*;
 
 use crate::convert::error::ConvertError;
-use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::segments::sequence::SegmentWriter;
 use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::Location;
 use crate::convert::write::delta_policy::{git_order, pieces, source_position};

@@ -6,7 +6,7 @@
 //! output does not depend on the thread count. Chunks are prepared ahead
 //! of the appends ([`map_pass`]), which go to a sequence of segments of
 //! their own, written while the blob pass writes the other
-//! (`segments/writer.rs`): a chunk boundary is where Ctrl-C stops a run.
+//! (`segments/sequence.rs`): a chunk boundary is where Ctrl-C stops a run.
 //!
 //! Deltas: an object the source pack stores as a delta against another
 //! object is stored as a delta against that object's translated form, made
@@ -43,7 +43,7 @@ use rayon::prelude::*;
 use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
 use crate::convert::reach_record::{ReachRecorder, Reached};
-use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::segments::sequence::SegmentWriter;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::{Location, ObjectTable};
@@ -130,7 +130,7 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// pack stream and its checksum), the next chunks are read, translated,
 /// named and compressed on the other threads, in order, up to
 /// [`AHEAD_BYTES`] ahead. It runs beside the blob pass
-/// (`write_objects.rs`), which writes the other sequence: no tree needs a
+/// (`blob_pass.rs`), which writes the other sequence: no tree needs a
 /// blob's pack, only its name, which the scan knows. Preparing a chunk needs only the names of the
 /// chunks before it, set when they were prepared; the window of a chunk's
 /// last piece continues into the next, within a restart group. The output

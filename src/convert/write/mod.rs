@@ -1,6 +1,6 @@
 //! The write phase: the blob pass and the map pass run side by side, each
-//! appending to a sequence of segments of its own (`segments/writer.rs`),
-//! both committed through one journal (`segments/commits.rs`), which keeps
+//! appending to a sequence of segments of its own (`segments/sequence.rs`),
+//! both committed through one journal (`segments/commit_order.rs`), which keeps
 //! the map closed under references.
 
 pub mod blob_pass;
@@ -20,8 +20,8 @@ use crate::convert::context::Run;
 use crate::convert::error::ConvertError;
 use crate::convert::plan::source_pairs::SourcePairs;
 use crate::convert::reach_record::ReachRecorder;
-use crate::convert::segments::commits::Journal;
-use crate::convert::segments::writer::SegmentWriter;
+use crate::convert::segments::commit_order::Journal;
+use crate::convert::segments::sequence::SegmentWriter;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::write::candidate_log::CandidateLog;
 use crate::convert::write::delta_policy::DeltaOptions;

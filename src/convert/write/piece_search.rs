@@ -458,7 +458,7 @@ mod tests {
     /// the one before: a version is closest to the one before it.
     fn versions(n: usize) -> Vec<Vec<u8>> {
         let line = |seed: u64| {
-            let mut rng = crate::pack::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
+            let mut rng = crate::testing::rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
             let mut line: Vec<u8> = rng.bytes(40, 26).iter().map(|c| b'a' + c).collect();
             line.push(b'\n');
             line

@@ -563,7 +563,7 @@ mod tests {
     use super::*;
     use crate::hash::HashKind;
     use crate::object::sha1_object_id;
-    use crate::test_git::git;
+    use crate::testing::git::git;
     use std::sync::Mutex;
 
     /// The base a visit names is the entry's own delta base, with its

@@ -408,7 +408,7 @@ mod tests {
     use super::*;
     use crate::pack::delta::apply::apply_delta;
 
-    use crate::pack::delta::test_rng::Rng;
+    use crate::testing::rng::Rng;
 
     fn roundtrip(base: &[u8], target: &[u8]) -> usize {
         let delta = encode_delta(base, target, usize::MAX).expect("no size limit");

@@ -4,8 +4,4 @@
 
 pub(crate) mod apply;
 pub(crate) mod encode;
-#[cfg(test)]
-pub(crate) mod test_rng;
-#[cfg(test)]
-pub(crate) mod test_trees;
 pub(crate) mod tree;

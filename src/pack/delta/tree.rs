@@ -243,8 +243,8 @@ mod tests {
     use crate::pack::delta::apply::apply_delta;
     use crate::pack::delta::encode::encode_delta;
 
-    use crate::pack::delta::test_rng::Rng;
-    use crate::pack::delta::test_trees::{E, body, edit, random_tree};
+    use crate::testing::random_trees::{E, body, edit, random_tree};
+    use crate::testing::rng::Rng;
 
     fn check(base: &[E], target: &[E]) -> (usize, usize) {
         let (b1, t1) = (body(base, 20), body(target, 20));

@@ -80,7 +80,7 @@ impl Sketch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::delta::test_rng::Rng;
+    use crate::testing::rng::Rng;
 
     fn text(seed: u64, len: usize) -> Vec<u8> {
         Rng(seed | 1)

@@ -565,13 +565,7 @@ mod tests {
         let mut deltas = vec![None; bodies.len()];
         let choices = search::<()>(
             &objects,
-            WindowOptions {
-                window,
-                depth,
-                memory: usize::MAX,
-                id_len: 32,
-                tries: Tries::Every,
-            },
+            unbounded(window, depth),
             |i| Ok(bodies[i as usize].clone()),
             |i, base, delta| {
                 delta_bytes += delta.len();
@@ -711,7 +705,7 @@ mod tests {
     /// tries that give up.
     fn large_versions(n: u64) -> Vec<Vec<u8>> {
         let len = 2 * SIDE_BY_SIDE_MIN;
-        let mut rng = crate::pack::delta::test_rng::Rng(0x5eed);
+        let mut rng = crate::testing::rng::Rng(0x5eed);
         let mut out: Vec<Vec<u8>> = vec![noise(1, len + 4000)];
         for i in 1..n {
             if i % 7 == 0 {
@@ -831,7 +825,7 @@ mod tests {
 
     /// Pseudo-random text, different for each `seed`.
     fn noise(seed: u64, len: usize) -> Vec<u8> {
-        let mut rng = crate::pack::delta::test_rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
+        let mut rng = crate::testing::rng::Rng(seed.wrapping_mul(0x9e37_79b9) | 1);
         rng.bytes(len, 26).iter().map(|c| b'a' + c).collect()
     }
 

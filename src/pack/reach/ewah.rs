@@ -141,7 +141,7 @@ mod tests {
         round_trip(&[5]);
         round_trip(&[0, 0, 0, 7, u64::MAX, u64::MAX, 9, 0]);
         round_trip(&[u64::MAX; 10]);
-        let mut rng = crate::pack::delta::test_rng::Rng(0x5eed);
+        let mut rng = crate::testing::rng::Rng(0x5eed);
         let dense: Vec<u64> = (0..5000)
             .map(|k| match rng.next() % 4 {
                 0 => 0,

@@ -14,7 +14,7 @@ use super::table_read::parse_table;
 use super::table_write::{TableInput, write_table};
 use super::*;
 use crate::refs::{RefStorage, RefTarget, in_progress_in_table, read_source_refs};
-use crate::test_git::{git, git_command, run};
+use crate::testing::git::{git, git_command, run};
 
 /// git with `input` on its standard input.
 fn git_stdin(dir: &Path, args: &[&str], input: &str) {

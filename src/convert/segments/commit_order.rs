@@ -2,7 +2,7 @@
 //! each finished segment's rows go into the map database in one
 //! transaction, in an order that keeps the map closed under references.
 //!
-//! A run writes two sequences of segments at once (`writer.rs`): the
+//! A run writes two sequences of segments at once (`sequence.rs`): the
 //! blobs (sequence 0) and the map pass's trees, commits and tags (sequence
 //! 1), whose objects name blobs of any segment of sequence 0. So a segment
 //! of sequence n commits only once every sequence before n has ended; the

@@ -1,4 +1,5 @@
-//! A deterministic test RNG (xorshift64*), shared by the encoders' tests.
+//! A deterministic test RNG (xorshift64*), shared by the tests of the
+//! delta encoders, the window search, the sketches and the bitmaps' EWAH.
 
 pub(crate) struct Rng(pub u64);
 

@@ -1,7 +1,7 @@
 //! Random tree bodies and edits of them, for the tests of the walks that
 //! line up two versions of a tree.
 
-use super::test_rng::Rng;
+use super::rng::Rng;
 
 #[derive(Clone)]
 pub struct E {

@@ -1,7 +1,7 @@
 //! Segmented output: the objects of a run go into sequences of packs
 //! ("segments"), each finished (renamed into place, fsynced) and then
 //! journaled in the map database in one transaction with the map rows of
-//! its objects (`commits.rs`).
+//! its objects (`commit_order.rs`).
 //!
 //! That transaction is the checkpoint. After an interruption at any
 //! instant, DEST holds finished packs whose objects all have rows, plus
@@ -9,7 +9,7 @@
 //! next run deletes those. The map is closed under references because
 //! objects arrive in dependency order within a sequence, segments commit
 //! in order, and the map pass's sequence commits only after the blobs'
-//! (its segments finished before that wait, `commits.rs`).
+//! (its segments finished before that wait, `commit_order.rs`).
 //! Segments are sized to a few seconds of work, which bounds what an
 //! interruption loses (plus, while blobs are still written, the map pass's
 //! waiting segments).
@@ -36,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use crate::convert::error::ConvertError;
 use crate::convert::phase;
-use crate::convert::segments::commits::{Journal, Renamed};
+use crate::convert::segments::commit_order::{Journal, Renamed};
 use crate::object::ObjectKind;
 use crate::pack::PackWriter;
 use crate::pipeline::Interrupted;
@@ -202,7 +202,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     }
 
     /// Waits for the last segment's finish, which ended the sequence
-    /// (`journal_commits.rs`), or the one in flight when the run stopped
+    /// (`commit_order.rs`), or the one in flight when the run stopped
     /// (its error, if any, is the one to report). A stopped sequence's open
     /// segment is discarded (its temporary pack removed).
     pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
@@ -278,7 +278,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 }
 
 /// Writes a full segment's trailer and indexes and renames it into place;
-/// its rows are committed next (`journal_commits.rs`).
+/// its rows are committed next (`commit_order.rs`).
 fn finish_pack(segment: OpenSegment, journal: &Journal<'_>) -> Result<Renamed, ConvertError> {
     let written = segment.pack.finish()?;
     journal.hooks().kill_point(phase::PACK_RENAMED);
