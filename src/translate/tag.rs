@@ -90,9 +90,9 @@ pub(super) fn append_translated_tag(
 /// empty line, and translating back gives the signature an LF and loses
 /// the empty line (docs/translation.md, "Round trips"). This gives the tag
 /// with both restored into `out`, or `false` (and `out` untouched) when
-/// the field is followed by the empty line. Which of the two translations was the original only a name known
-/// beforehand can tell (the map of an earlier conversion): the caller
-/// keeps whichever hashes to it.
+/// the field is followed by the empty line. Which of the two translations
+/// was the original only a name known beforehand can tell (the map of an
+/// earlier conversion): the caller keeps whichever hashes to it.
 pub fn translate_tag_with_unterminated_signature(
     body: &[u8],
     from: HashKind,

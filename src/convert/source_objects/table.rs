@@ -563,15 +563,20 @@ mod tests {
 
     use super::test_id as id;
 
+    /// A table of `ids`, every one a loose object.
+    fn loose_table<I: RawId>(ids: &[I]) -> ObjectTable {
+        ObjectTable::new(
+            ids.iter()
+                .map(|&i| (i, Location::Loose { dir: 0 }))
+                .collect(),
+        )
+    }
+
     #[test]
     fn finds_every_id_and_only_those() {
         for n in [0u32, 1, 5, 300, 5000] {
             let ids: Vec<_> = (0..n).map(id).collect();
-            let table = ObjectTable::new(
-                ids.iter()
-                    .map(|&i| (i, Location::Loose { dir: 0 }))
-                    .collect(),
-            );
+            let table = loose_table(&ids);
             assert_eq!(table.len(), n as usize);
             for i in &ids {
                 let at = table.find(&ObjectId::Sha1(*i)).expect("present");
@@ -591,11 +596,7 @@ mod tests {
                 raw
             })
             .collect();
-        let table = ObjectTable::new(
-            ids.iter()
-                .map(|&i| (i, Location::Loose { dir: 0 }))
-                .collect(),
-        );
+        let table = loose_table(&ids);
         for i in &ids {
             let i = ObjectId::Sha1(*i);
             assert_eq!(table.source_id(table.find(&i).expect("present")), i);
@@ -661,11 +662,7 @@ mod tests {
                 raw
             })
             .collect();
-        let table = ObjectTable::new(
-            ids.iter()
-                .map(|&i| (i, Location::Loose { dir: 0 }))
-                .collect(),
-        );
+        let table = loose_table(&ids);
         assert_eq!(table.direction(), crate::hash::Direction::REVERSE);
         for raw in &ids {
             let id = ObjectId::Sha256(*raw);
