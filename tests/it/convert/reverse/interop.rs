@@ -1,7 +1,8 @@
 //! The options of `convert` in the SHA-256 -> SHA-1 direction: notes
 //! re-keyed by SHA-1 names, git's compat map, a submodule converted first,
-//! an incremental run and `repack`, and `export-sha1`, which has nothing
-//! to do for a SHA-1 DEST.
+//! an incremental run and `repack`, and a later run whose SOURCE changed
+//! its object format (`export-sha1` of a SHA-1 DEST, which has nothing to
+//! do, is among the command line's mistakes, `tests/it/cli/mistakes.rs`).
 
 use std::path::PathBuf;
 
@@ -120,24 +121,6 @@ fn an_incremental_run_adds_a_pack_that_repack_folds() {
     );
     assert_eq!(count, git(&source, &["rev-list", "--count", "--all"]));
     rehash_verify_ok(&dest, &source);
-}
-
-#[test]
-fn export_sha1_has_nothing_to_do_for_a_sha1_dest() {
-    let dest = &reversed_fixture().dest;
-    let mirror = scratch_dir("reverse-export").join("mirror.git");
-    let out = rehash_command()
-        .arg("export-sha1")
-        .arg(dest)
-        .arg(&mirror)
-        .output()
-        .expect("run export-sha1");
-    assert_clean_exit(
-        &out,
-        2,
-        &["SHA-1 side of a conversion from SHA-256", "push it"],
-    );
-    assert!(!mirror.join("objects").exists());
 }
 
 #[test]
