@@ -1,5 +1,6 @@
 //! The options of `convert` in the SHA-256 -> SHA-1 direction: notes
 //! re-keyed by SHA-1 names, git's compat map, a submodule converted first,
+//! surrogate gitlinks with `--json` and reftable refs,
 //! an incremental run and `repack`, and a later run whose SOURCE changed
 //! its object format (`export-sha1` of a SHA-1 DEST, which has nothing to
 //! do, is among the command line's mistakes, `tests/it/cli/mistakes.rs`).
@@ -8,12 +9,13 @@ use std::path::PathBuf;
 
 use crate::support::file_tree::copy_dir;
 use crate::support::git::git;
-use crate::support::history::commit_file;
+use crate::support::history::{commit_file, gitlink_in};
+use crate::support::library::{HashKind, ObjectId, surrogate_for};
 use crate::support::refusal::assert_clean_exit;
 use crate::support::rehash::{
     rehash_command, rehash_convert, rehash_convert_ok, rehash_verify_ok, run_ok,
 };
-use crate::support::repo_files::pack_files;
+use crate::support::repo_files::{all_objects, pack_files};
 use crate::support::reversed::reversed_fixture;
 use crate::support::scratch::scratch_dir;
 use crate::support::sha256_fixture::sha256_repo;
@@ -141,5 +143,49 @@ fn a_later_run_refuses_a_source_whose_object_format_changed() {
         &out,
         2,
         &["was converted from sha256, and SOURCE now uses sha1"],
+    );
+}
+
+/// Without the submodule's map, `--unmapped-gitlinks=placeholder` gives
+/// the gitlink a SHA-1 surrogate of its SHA-256 target, recorded; with
+/// `--json` and `--ref-format=reftable` as forward: one JSON report, the
+/// refs in a reftable stack git reads.
+#[test]
+fn placeholder_json_and_reftable_work_as_forward() {
+    let repo = sha256_repo();
+    let dest = scratch_dir("reverse-placeholder").join("dest.git");
+    let out = rehash_convert_ok(
+        &repo.repo_path,
+        &dest,
+        &[
+            "--quiet",
+            "--json",
+            "--ref-format=reftable",
+            "--unmapped-gitlinks=placeholder",
+        ],
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(report["status"], "converted", "{report}");
+    assert_eq!(
+        report["result"]["objects_listed"],
+        all_objects(&repo.repo_path).len()
+    );
+
+    let target = ObjectId::parse_hex(HashKind::Sha256, &repo.rev("main:sub")).unwrap();
+    let surrogate = surrogate_for(&target).to_hex();
+    assert_eq!(gitlink_in(&dest, "refs/heads/main", "sub"), surrogate);
+    let recorded = std::fs::read_to_string(dest.join("rehash/gitlinks.txt")).unwrap();
+    assert!(recorded.contains(&surrogate), "{recorded}");
+
+    assert_eq!(git(&dest, &["rev-parse", "--show-ref-format"]), "reftable");
+    // Every ref (a replace ref's name is translated too).
+    let count = |repo: &std::path::Path| git(repo, &["for-each-ref"]).lines().count();
+    assert_eq!(count(&dest), count(&repo.repo_path));
+    git(&dest, &["fsck", "--connectivity-only"]);
+    let verified = rehash_verify_ok(&dest, &repo.repo_path);
+    assert!(
+        verified.contains("1 gitlink(s) carry SURROGATE names"),
+        "{verified}"
     );
 }
