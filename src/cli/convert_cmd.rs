@@ -16,7 +16,7 @@ use git_rehash::convert::{
 };
 use git_rehash::pack::NameHashVersion;
 use git_rehash::progress::{NoProgress, Progress};
-use git_rehash::refs::RefStorage;
+use git_rehash::refs::{RefPattern, RefSelection, RefStorage};
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
@@ -110,6 +110,24 @@ pub struct ConvertArgs {
     /// reftable. Default: SOURCE's on a first run, DEST's own on a later one.
     #[arg(long, value_name = "FORMAT", value_parser = ["files", "reftable"])]
     ref_format: Option<String>,
+    /// Convert only these refs and what they (and HEAD) reach; objects no
+    /// selected ref reaches are left out. A full ref name with git's glob
+    /// characters, * matching / too (refs/heads/*, refs/tags/v2.*); a name
+    /// without them selects that ref and every ref below it (refs/heads).
+    /// Repeatable; default: every ref. Later runs keep the selection.
+    #[arg(long = "refs", value_name = "PATTERN")]
+    refs: Vec<RefPattern>,
+    /// Leave out the refs this pattern matches (as --refs), and what only
+    /// they reach: --exclude-refs 'refs/pull/*' converts a hosted mirror
+    /// without its pull-request refs. Repeatable.
+    #[arg(long, value_name = "PATTERN")]
+    exclude_refs: Vec<RefPattern>,
+    /// Convert only what SOURCE's refs and HEAD reach (unreachable objects
+    /// left out, as git gc would prune them); implied by --refs and
+    /// --exclude-refs. Without any of the three, every object SOURCE holds
+    /// is converted.
+    #[arg(long)]
+    reachable_only: bool,
     /// No progress bars and no summary.
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -217,6 +235,13 @@ fn options(args: &ConvertArgs) -> ConvertOptions {
         rekey_notes: args.rekey_notes,
         shared_with: args.shared_with.clone(),
         ref_format: args.ref_format.as_deref().and_then(RefStorage::from_name),
+        ref_selection: (args.reachable_only
+            || !args.refs.is_empty()
+            || !args.exclude_refs.is_empty())
+        .then(|| RefSelection {
+            refs: args.refs.clone(),
+            exclude: args.exclude_refs.clone(),
+        }),
         ..ConvertOptions::new(&args.source, &args.dest)
     }
 }

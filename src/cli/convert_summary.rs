@@ -33,6 +33,17 @@ pub fn print_summary(outcome: &ConvertOutcome) {
         outcome.reflog_entries_dropped,
         outcome.elapsed.as_secs_f64()
     );
+    if let Some(selection) = &outcome.selection {
+        eprintln!(
+            "note: ref selection {}: {} of SOURCE's refs left out, and {} objects no selected ref reaches",
+            selection.command_line(),
+            outcome.refs_left_out,
+            outcome.objects_left_out
+        );
+    }
+    if let Some(note) = &outcome.selection_note {
+        eprintln!("note: {note}");
+    }
     if outcome.objects_shared > 0 {
         eprintln!(
             "note: {} objects are the pool's (--shared-with), borrowed through objects/info/alternates",

@@ -14,11 +14,12 @@ use super::convert_exit::RunEnd;
 use super::exit_class::{ExitClass, kind_word};
 use super::phase_timings::PhaseTime;
 use git_rehash::convert::{
-    ConvertError, ConvertOutcome, CorruptInput, MissingReference, Refusal, UnmappedSubmodule,
-    role_name,
+    ConvertError, ConvertOutcome, CorruptInput, MissingReference, ReachingRefs, Refusal,
+    RefusalReach, UnmappedSubmodule, role_name,
 };
 use git_rehash::object::ObjectKind;
 use git_rehash::pipeline::ErrorKind;
+use git_rehash::refs::RefSelection;
 
 #[derive(Serialize)]
 pub struct RunReport {
@@ -45,6 +46,15 @@ struct ResultReport {
     /// Objects the shared pool's conversion holds (`--shared-with`).
     objects_in_shared_pool: u64,
     objects_converted: u64,
+    /// Objects SOURCE holds that the ref selection does not reach.
+    objects_left_out: u64,
+    /// The refs the run carried (`refs`, `exclude_refs` patterns);
+    /// `null`: every object SOURCE holds.
+    ref_selection: Option<RefSelection>,
+    /// SOURCE's refs the selection leaves out.
+    refs_left_out: usize,
+    /// Set when the selection differs from the one DEST recorded.
+    selection_note: Option<String>,
     /// Of those, objects an interrupted run had scanned.
     objects_restored_from_checkpoint: u64,
     objects_by_type: BTreeMap<&'static str, u64>,
@@ -93,6 +103,13 @@ struct ErrorReport {
     unmapped_mergetags: Vec<MergetagReport>,
     #[serde(skip_serializing_if = "Option::is_none")]
     missing_ref_target: Option<RefReport>,
+    /// The refs that reach any object the refusal names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reaching_refs: Option<ReachingReport>,
+    /// The options that convert without them (`--exclude-refs '...'`,
+    /// `--reachable-only`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options_past: Option<String>,
     /// The object a corrupt-input error is about.
     #[serde(skip_serializing_if = "Option::is_none")]
     object: Option<ObjectReport>,
@@ -106,6 +123,8 @@ struct MissingObjectReport {
     /// How it is referenced: `entry`, `gitlink entry`, `tree`, `parent`,
     /// `target` (a mergetag's object is an `unmapped_mergetags` refusal).
     role: &'static str,
+    /// The refs that reach the missing object (through any object naming it).
+    reached_from: ReachingReport,
 }
 
 #[derive(Serialize)]
@@ -113,6 +132,8 @@ struct UnmappedGitlinkReport {
     path: String,
     commits: Vec<String>,
     pinned_by: Option<String>,
+    /// The refs that reach a tree pinning them.
+    reached_from: ReachingReport,
 }
 
 /// A commit whose mergetag names an object the repository does not have.
@@ -120,6 +141,24 @@ struct UnmappedGitlinkReport {
 struct MergetagReport {
     commit: String,
     target: String,
+    /// The refs that reach the commit.
+    reached_from: ReachingReport,
+}
+
+/// Refs that reach an object: how many (0: unreachable), the first few.
+#[derive(Serialize)]
+struct ReachingReport {
+    count: usize,
+    first: Vec<String>,
+}
+
+impl From<&ReachingRefs> for ReachingReport {
+    fn from(refs: &ReachingRefs) -> Self {
+        ReachingReport {
+            count: refs.count,
+            first: refs.first.clone(),
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -194,6 +233,8 @@ impl RunReport {
                 unmapped_gitlinks: Vec::new(),
                 unmapped_mergetags: Vec::new(),
                 missing_ref_target: None,
+                reaching_refs: None,
+                options_past: None,
                 object: None,
             }),
             phases: Vec::new(),
@@ -229,6 +270,10 @@ impl ResultReport {
             objects_already_converted: outcome.objects_known,
             objects_in_shared_pool: outcome.objects_shared,
             objects_converted: outcome.objects_read,
+            objects_left_out: outcome.objects_left_out,
+            ref_selection: outcome.selection.clone(),
+            refs_left_out: outcome.refs_left_out,
+            selection_note: outcome.selection_note.clone(),
             objects_restored_from_checkpoint: outcome.objects_restored,
             objects_by_type,
             bytes_inflated: outcome.bytes_inflated,
@@ -288,21 +333,33 @@ impl ErrorReport {
             unmapped_gitlinks: Vec::new(),
             unmapped_mergetags: Vec::new(),
             missing_ref_target: None,
+            reaching_refs: None,
+            options_past: None,
             object: None,
         };
+        let mut reached = |reach: &RefusalReach| {
+            report.reaching_refs = Some((&reach.refs).into());
+            report.options_past = Some(reach.options_past.clone());
+        };
         match inner {
-            ConvertError::Refused(Refusal::MissingObjects(missing)) => {
+            ConvertError::Refused(Refusal::MissingObjects { missing, reach }) => {
+                reached(reach);
                 report.missing_objects = missing_objects(missing);
             }
-            ConvertError::Refused(Refusal::UnmappedGitlinks { submodules, .. }) => {
+            ConvertError::Refused(Refusal::UnmappedGitlinks {
+                submodules, reach, ..
+            }) => {
+                reached(reach);
                 report.unmapped_gitlinks = submodules.iter().map(unmapped_gitlink).collect();
             }
-            ConvertError::Refused(Refusal::UnmappedMergetags(mergetags)) => {
+            ConvertError::Refused(Refusal::UnmappedMergetags { mergetags, reach }) => {
+                reached(reach);
                 report.unmapped_mergetags = mergetags
                     .iter()
                     .map(|m| MergetagReport {
                         commit: m.commit.to_string(),
                         target: m.target.to_string(),
+                        reached_from: (&m.reached_from).into(),
                     })
                     .collect();
             }
@@ -330,6 +387,7 @@ fn missing_objects(missing: &[MissingReference]) -> Vec<MissingObjectReport> {
             referenced_by: m.holder.to_string(),
             referenced_by_type: m.holder_kind.as_str(),
             role: role_name(m.role),
+            reached_from: (&m.reached_from).into(),
         })
         .collect()
 }
@@ -339,6 +397,7 @@ fn unmapped_gitlink(sub: &UnmappedSubmodule) -> UnmappedGitlinkReport {
         path: sub.path.clone(),
         commits: sub.commits.iter().map(ToString::to_string).collect(),
         pinned_by: sub.pinned_by.map(|c| c.to_string()),
+        reached_from: (&sub.reached_from).into(),
     }
 }
 

@@ -206,7 +206,7 @@ fn files(page: &mut Roff) {
 
 fn examples(page: &mut Roff) {
     page.control("SH", ["EXAMPLES"]);
-    let examples: [(&str, &str); 7] = [
+    let examples: [(&str, &str); 8] = [
         (
             "Convert, then check the result against SOURCE:",
             "git-rehash convert /srv/git/app.git /srv/git-sha256/app.git\n\
@@ -220,6 +220,12 @@ fn examples(page: &mut Roff) {
             "A superproject, after its submodule lib was converted:",
             "git-rehash convert --submodule-map /srv/git-sha256/lib.git/rehash/map.sqlite \
              /srv/git/app.git /srv/git-sha256/app.git",
+        ),
+        (
+            "A mirror of a hosted repository, without its pull-request refs and what only they \
+             reach:",
+            "git-rehash convert --exclude-refs 'refs/pull/*' /srv/mirrors/app.git \
+             /srv/git-sha256/app.git",
         ),
         (
             "One job of a fleet, with a report for the runner:",

@@ -73,6 +73,8 @@ struct VerifyResult {
     shared_pool_rows: u64,
     refs_checked: u64,
     source_objects_checked: u64,
+    /// SOURCE's objects the conversion's ref selection left out.
+    source_objects_left_out: u64,
 }
 
 impl VerifyResult {
@@ -91,6 +93,7 @@ impl VerifyResult {
             shared_pool_rows: report.shared_rows,
             refs_checked: report.refs_checked,
             source_objects_checked: report.source_objects_checked,
+            source_objects_left_out: report.source_objects_left_out,
         }
     }
 }
@@ -235,7 +238,12 @@ fn print_report(
             String::new()
         },
         report.refs_checked,
-        if with_source {
+        if with_source && report.source_objects_left_out > 0 {
+            format!(
+                ", {} source objects ({} left out by the ref selection)",
+                report.source_objects_checked, report.source_objects_left_out
+            )
+        } else if with_source {
             format!(", {} source objects", report.source_objects_checked)
         } else {
             String::new()

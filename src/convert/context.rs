@@ -7,6 +7,7 @@ use super::source_map::SourceMap;
 use super::source_objects::inventory::Inventory;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
+use crate::refs::RefSelection;
 use crate::translate::TranslateOptions;
 
 /// One run of a conversion, as the phases see it.
@@ -15,6 +16,9 @@ pub struct Run<'a> {
     pub inventory: &'a Inventory,
     /// SOURCE's own map, when SOURCE is a git-rehash DEST.
     pub source_map: Option<&'a SourceMap>,
+    /// The refs this run carries (its own options', or those DEST
+    /// records); `None`: every object SOURCE holds is converted.
+    pub selection: Option<&'a RefSelection>,
     pub translate: TranslateOptions,
     pub stops: &'a StopPoints,
     pub progress: &'a dyn Progress,

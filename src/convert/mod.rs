@@ -52,7 +52,9 @@ use std::time::Instant;
 
 pub use crate::gitlink_maps::UnmappedGitlinks;
 pub use crate::pack::reach::ReachSummary;
-pub use error::findings::{MissingReference, UnmappedGitlink, UnmappedMergetag};
+pub use error::findings::{
+    MissingReference, ReachingRefs, RefusalReach, UnmappedGitlink, UnmappedMergetag,
+};
 pub use error::{
     ConvertError, CorruptInput, MergetagTarget, Refusal, UnmappedSubmodule, role_name,
 };
@@ -124,6 +126,7 @@ fn convert_in_pool(
     let mut outcome = ConvertOutcome::default();
     let Opened {
         source_refs,
+        selection,
         ref_format,
         inventory,
         source_map,
@@ -136,6 +139,7 @@ fn convert_in_pool(
         opts,
         inventory: &inventory,
         source_map: source_map.as_ref(),
+        selection: selection.as_ref(),
         // Verbatim mergetags are allowed per commit, for the commits the
         // plan found (`ObjectTable::keeps_mergetags`).
         translate: TranslateOptions {
@@ -153,6 +157,7 @@ fn convert_in_pool(
         waves,
         pairs,
         gitlink_targets,
+        left_out,
     } = match planned {
         Ok(planned) => planned,
         Err(e) => {
@@ -164,7 +169,8 @@ fn convert_in_pool(
             return Err(e);
         }
     };
-    outcome.objects_read = scanned.objects_scanned;
+    outcome.objects_left_out = left_out;
+    outcome.objects_read = scanned.objects_scanned.saturating_sub(left_out);
     outcome.objects_restored = scanned.objects_restored;
     outcome.bytes_inflated = scanned.bytes_inflated;
     outcome.dest = dest.path.clone();
@@ -209,7 +215,7 @@ fn convert_in_pool(
         outcome.packs_written = 1;
         outcome.pack_size = folded.bytes;
     }
-    for i in table.indices().filter(|&i| !table.is_mapped(i)) {
+    for i in table.indices().filter(|&i| table.is_new(i)) {
         let kind = table.kind(i).expect("every object was scanned");
         *outcome.objects_by_kind.entry(kind).or_default() += 1;
     }

@@ -4,7 +4,9 @@
 //!
 //! Refs are read before objects: the objects they name were stored when
 //! they were written, so a push racing with the run cannot leave a ref
-//! without its objects.
+//! without its objects. With a ref selection (the options', or the one
+//! DEST records: `resume/selection.rs`), the snapshot holds the selected
+//! refs only.
 
 use super::dest::{self, Dest};
 use super::error::{ConvertError, Refusal};
@@ -20,13 +22,16 @@ use super::source_objects::table::ObjectTable;
 use crate::idmap::IdMap;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
-use crate::refs::{self, RefStorage, SourceRefs};
+use crate::refs::{self, RefSelection, RefStorage, SourceRefs};
 use crate::repo::{SourceRepo, dest_layout};
 
 /// SOURCE as this run converts it, and the DEST it writes.
 pub struct Opened {
-    /// SOURCE's refs, read before its objects were listed.
+    /// SOURCE's refs, read before its objects were listed: those the
+    /// selection keeps.
     pub source_refs: SourceRefs,
+    /// The refs this run carries; `None`: every object is converted.
+    pub selection: Option<RefSelection>,
     /// The ref backend DEST keeps.
     pub ref_format: RefStorage,
     /// SOURCE's packs and loose objects.
@@ -63,6 +68,28 @@ pub fn open(
         }
         .into());
     }
+    let converted_before = match &existing {
+        Some(e) => e.map.count()? > 0 || !e.map.segment_packs()?.is_empty(),
+        None => false,
+    };
+    let settled = resume::selection::settle(
+        opts.ref_selection.as_ref(),
+        &opts.dest,
+        existing.as_ref().map(|e| &e.map),
+        converted_before,
+        &source_refs,
+    )?;
+    outcome.selection_note = settled.note;
+    let source_refs = match &settled.selection {
+        Some(selection) => {
+            let kept = source_refs.selected(selection);
+            outcome.refs_left_out =
+                source_refs.effective_refs().len() - kept.effective_refs().len();
+            kept
+        }
+        None => source_refs,
+    };
+    outcome.selection = settled.selection.clone();
     let ref_format = existing
         .as_ref()
         .map_or_else(|| resume::first_ref_format(opts, &source), |e| e.ref_format);
@@ -76,6 +103,7 @@ pub fn open(
         Some(existing) => continue_dest(existing, &mut table, progress)?,
         None => create_dest(opts, &source)?,
     };
+    map.set_ref_selection(settled.selection.as_ref())?;
     outcome.objects_known = table.indices().filter(|&i| table.is_mapped(i)).count() as u64;
     if let Some(pool) = &pool {
         outcome.objects_shared = pool.load(&mut table)?;
@@ -83,6 +111,7 @@ pub fn open(
     }
     Ok(Opened {
         source_refs,
+        selection: settled.selection,
         ref_format,
         inventory,
         source_map,

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use crate::gitlink_maps::UnmappedGitlinks;
 use crate::pack::NameHashVersion;
-use crate::refs::RefStorage;
+use crate::refs::{RefSelection, RefStorage};
 
 /// What to convert and how.
 #[derive(Debug, Clone)]
@@ -68,6 +68,10 @@ pub struct ConvertOptions {
     /// `--ref-format`: DEST's ref backend. `None`: SOURCE's on a first run,
     /// DEST's own on a later one.
     pub ref_format: Option<RefStorage>,
+    /// `--refs`, `--exclude-refs`, `--reachable-only`: DEST holds what the
+    /// selected refs (and `HEAD`) reach. `None`: every object SOURCE holds
+    /// on a first run, the selection DEST records on a later one.
+    pub ref_selection: Option<RefSelection>,
 }
 
 impl ConvertOptions {
@@ -105,6 +109,7 @@ impl ConvertOptions {
             rekey_notes: false,
             shared_with: None,
             ref_format: None,
+            ref_selection: None,
         }
     }
 }

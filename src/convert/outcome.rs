@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::pack::reach::ReachSummary;
+use crate::refs::RefSelection;
 
 /// What a finished conversion did.
 #[derive(Debug, Default, Clone)]
@@ -24,6 +25,16 @@ pub struct ConvertOutcome {
     pub objects_shared: u64,
     /// Objects this run decoded and converted (those without a row).
     pub objects_read: u64,
+    /// Objects SOURCE holds that the ref selection does not reach: not
+    /// converted.
+    pub objects_left_out: u64,
+    /// The refs this run carried (`--refs`, `--exclude-refs`,
+    /// `--reachable-only`, or DEST's record); `None`: every object.
+    pub selection: Option<RefSelection>,
+    /// SOURCE's refs the selection leaves out.
+    pub refs_left_out: usize,
+    /// Said when the selection differs from the one DEST recorded.
+    pub selection_note: Option<String>,
     /// Objects without a row whose scan an interrupted run had finished
     /// (taken from its checkpoint instead of being decoded again).
     pub objects_restored: u64,

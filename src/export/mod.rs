@@ -22,7 +22,9 @@
 //! - `write.rs` (with `sha1_deltas.rs` and `segments.rs`): what MIRROR lacks
 //!   written into checkpoint segments;
 //! - `finish.rs`: the segments folded into one pack moved into MIRROR;
-//! - `refs.rs`: MIRROR's refs updated under git's locks, last.
+//! - `refs.rs`: MIRROR's refs updated under git's locks, last; with a
+//!   ref selection recorded in DEST, only the refs it keeps (MIRROR's
+//!   others are left alone, and reported so).
 //!
 //! Its kill points are listed in `phase.rs`. Resumable like a conversion: a kill loses at most the segment being
 //! written; the next run skips what the segments and the map hold.
@@ -91,6 +93,14 @@ fn export_in_pool(
     // before it, so the listing below finds it.
     let dest_refs = read_source_refs(&dest.git_dir, HashKind::Sha256)?;
     let mirror_refs = read_source_refs(&mirror.git_dir, HashKind::Sha1)?;
+    let (dest_refs, mirror_refs, outside) = match &dest.selection {
+        Some(selection) => (
+            dest_refs.selected(selection),
+            mirror_refs.selected(selection),
+            refs::left_out(&mirror_refs, selection),
+        ),
+        None => (dest_refs, mirror_refs, Vec::new()),
+    };
     progress.start("reading map", None);
     let gitlinks = gitlinks::gitlink_pairs(&dest.git_dir, &opts.submodule_maps)?;
     let mut names = Names::load(&dest_layout::map_db(&dest.git_dir), gitlinks)?;
@@ -180,6 +190,8 @@ fn export_in_pool(
     outcome.refs_updated = ref_plan.moved;
     outcome.refs_deleted = ref_plan.deleted;
     outcome.refs_left_alone = ref_plan.left_alone;
+    outcome.refs_left_alone.extend(outside);
+    outcome.refs_left_alone.sort();
     progress.finish();
     if outcome.pairs_recorded > 0 || !dest.map.lookup_aids_current()? {
         // New rows (this run's, or a killed run's) emptied the map's

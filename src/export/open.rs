@@ -15,7 +15,7 @@ use crate::durable::PathError;
 use crate::gitconfig::GitConfig;
 use crate::hash::HashKind;
 use crate::idmap::IdMap;
-use crate::refs::RefStorage;
+use crate::refs::{RefSelection, RefStorage};
 use crate::repo::{SourceRepo, dest_layout, mirror_layout};
 
 /// DEST, locked, with its map open for the pairs the export records.
@@ -24,6 +24,9 @@ pub struct DestRepo {
     pub map: IdMap,
     /// The conversion's `--strict-headers`: the translation back follows it.
     pub strict_headers: bool,
+    /// The refs the conversion carried (`--refs`, `--exclude-refs`): the
+    /// export touches only those of MIRROR.
+    pub selection: Option<RefSelection>,
     _lock: File,
 }
 
@@ -87,10 +90,12 @@ pub fn open_dest(path: &Path) -> Result<DestRepo, ExportError> {
         .into());
     }
     let strict_headers = map.meta("strict_headers")?.as_deref() == Some("true");
+    let selection = map.ref_selection()?;
     Ok(DestRepo {
         git_dir,
         map,
         strict_headers,
+        selection,
         _lock: lock_file,
     })
 }

@@ -22,6 +22,10 @@
 //! The refs are changed under git's ref locks, comparing each with the
 //! value read at the start (`refs::update_refs`): a ref someone moved in
 //! between stops the update, which changes nothing.
+//!
+//! A DEST converted with a ref selection mirrors only the refs it keeps:
+//! both sides' snapshots are cut down to them first, and MIRROR's others
+//! ([`left_out`]) are left alone whatever they name.
 
 use std::collections::BTreeMap;
 
@@ -29,7 +33,7 @@ use super::error::{DivergedRef, ExportError, ExportRefusal};
 use super::sha1_names::Names;
 use crate::hash::{HashKind, ObjectId};
 use crate::refs::rehash_refs::REHASH_PREFIX;
-use crate::refs::{RefTarget, RefUpdate, SourceRefs};
+use crate::refs::{RefSelection, RefTarget, RefUpdate, SourceRefs};
 
 /// The namespaces an export keeps in line with DEST.
 const MIRRORED: [&str; 4] = ["refs/heads/", "refs/tags/", "refs/notes/", "refs/replace/"];
@@ -155,6 +159,17 @@ pub fn plan_refs(
         });
     }
     Ok(plan)
+}
+
+/// MIRROR's refs the selection leaves out, sorted.
+pub fn left_out(mirror: &SourceRefs, selection: &RefSelection) -> Vec<String> {
+    let kept = mirror.kept_ref_names(selection);
+    mirror
+        .effective_refs()
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| kept.binary_search(name).is_err() && !name.starts_with(REHASH_PREFIX))
+        .collect()
 }
 
 /// MIRROR's name for DEST's ref `name`: the same, but for a replace ref

@@ -8,7 +8,7 @@
 //! resolves full and abbreviated names on either side; [`export`] streams the
 //! rows. A DEST converted with `--shared-with` has rows for its own objects
 //! only and names its pool's map (`shared_maps.rs`); queries and exports read the
-//! chain of maps as one.
+//! chain of maps as one. `ref_selection.rs`: the refs DEST carries.
 
 mod created;
 mod error;
@@ -22,6 +22,7 @@ mod mergetags;
 mod mergetags_tests;
 mod migrations;
 mod query;
+mod ref_selection;
 mod row;
 mod row_batch;
 mod row_stream;
@@ -38,6 +39,7 @@ pub use created::CreatedRow;
 pub use error::IdMapError;
 pub use journal::{RunId, SegmentRows};
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
+pub use ref_selection::REF_SELECTION;
 pub use row::MapRow;
 pub use row_stream::export_rows;
 pub use shared_maps::{SHARED_WITH, open_shared_maps, open_with_shares};

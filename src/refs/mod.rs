@@ -10,7 +10,9 @@
 //! points; [`update_refs`] changes the refs of a files repository in use,
 //! under git's ref locks. Operations in progress are detected
 //! ([`in_progress_operation`]) so the caller can refuse them.
-//! [`rehash_refs`] names git-rehash's own refs (`refs/rehash/`).
+//! [`rehash_refs`] names git-rehash's own refs (`refs/rehash/`);
+//! [`RefSelection`] the refs a conversion carries (`--refs`,
+//! `--exclude-refs`).
 
 mod error;
 mod loose_files;
@@ -23,6 +25,7 @@ mod read;
 mod reflog;
 mod reftable;
 pub mod rehash_refs;
+mod selection;
 mod snapshot;
 mod state;
 mod storage;
@@ -41,6 +44,7 @@ pub use packed::{PackedRef, PackedRefs};
 pub use pseudo::{IdLine, PSEUDO_REFS, PseudoContent, PseudoRef};
 pub use read::read_source_refs;
 pub use reflog::{Reflog, ReflogEntry};
+pub use selection::{RefPattern, RefSelection};
 pub use snapshot::{EffectiveRef, LooseRef, SourceRefs};
 pub use state::{in_progress_in_table, in_progress_operation};
 pub use storage::RefStorage;

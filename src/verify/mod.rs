@@ -13,7 +13,11 @@
 //!   two rows;
 //! - every ref, peeled value and reflog entry of DEST must name an object of
 //!   DEST; with `--source`, SOURCE's refs must all be in DEST, translated,
-//!   and SOURCE's objects must all have map rows;
+//!   and SOURCE's objects must all have map rows; with a ref selection
+//!   recorded in the map, only the refs it keeps, and SOURCE's objects
+//!   without a row are counted as left out (the refs, checked, and the map,
+//!   closed under references by the checks above, say that what those
+//!   refs reach is there);
 //! - a DEST converted with `--shared-with` borrows the pool's objects
 //!   (`shared.rs`): its alternates file, the pool's map and the pool's
 //!   objects are checked, and the pool's rows serve the lookups above.
@@ -82,6 +86,9 @@ pub struct VerifyReport {
     pub shared_rows: u64,
     pub refs_checked: u64,
     pub source_objects_checked: u64,
+    /// Of those, objects without a map row that the conversion's ref
+    /// selection left out (no selected ref reaches them).
+    pub source_objects_left_out: u64,
     /// Problems found (at most 10 000 are kept; `problem_count` counts all).
     pub problems: Vec<Problem>,
     pub problem_count: u64,
@@ -135,6 +142,7 @@ fn verify_in_pool(
     }
     progress.start("reading map", None);
     let mut index = MapIndex::load(&map_file)?;
+    let selection = crate::idmap::IdMap::open_read_only(&map_file)?.ref_selection()?;
     let (gitlink_pairs, surrogate_gitlinks) = read_gitlink_pairs(dest)?;
     index.set_gitlinks(gitlink_pairs);
     progress.finish();
@@ -198,8 +206,13 @@ fn verify_in_pool(
     let dest_refs = read_source_refs(dest, direction.dest())?;
     let mut refs_checked = refs_check::check_dest_refs(&dest_refs, &index, &sink);
     let mut source_objects_checked = 0;
+    let mut source_objects_left_out = 0;
     if let Some(source) = &source {
         let source_refs = read_source_refs(&source.git_dir, direction.source())?;
+        let source_refs = match &selection {
+            Some(selection) => source_refs.selected(selection),
+            None => source_refs,
+        };
         let peel = |id: &ObjectId| peel_tags(id, |object| source.read(object));
         // SOURCE's refs as a conversion carries them (`refs/rehash/`).
         let source_refs = source_refs.as_converted();
@@ -207,11 +220,11 @@ fn verify_in_pool(
             refs_check::compare_with_source(&source_refs, &dest_refs, &index, &peel, &sink);
         let ids = source.ids();
         source_objects_checked = ids.len() as u64;
-        ids.par_iter().for_each(|id| {
-            if !index.contains(id) {
-                sink.report(Problem::SourceObjectUnmapped { id: *id });
-            }
-        });
+        let unmapped = ids.par_iter().filter(|id| !index.contains(id));
+        match selection {
+            Some(_) => source_objects_left_out = unmapped.count() as u64,
+            None => unmapped.for_each(|id| sink.report(Problem::SourceObjectUnmapped { id: *id })),
+        }
     }
     progress.finish();
 
@@ -234,6 +247,7 @@ fn verify_in_pool(
         shared_rows,
         refs_checked,
         source_objects_checked,
+        source_objects_left_out,
         problems,
         problem_count,
         irreversible,

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 pub use corrupt::CorruptInput;
 pub use dest_state::DestState;
-pub use refusal::{MergetagTarget, Refusal, UnmappedSubmodule, role_name};
+pub use refusal::{MergetagTarget, Refusal, UnmappedSubmodule, reach_line, role_name};
 
 use crate::durable::PathError;
 use crate::gitlink_maps::GitlinkMapError;
@@ -64,7 +64,10 @@ impl ConvertError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             ConvertError::Refused(
-                Refusal::DestInsideSource { .. } | Refusal::IncompatibleOptions(_),
+                Refusal::DestInsideSource { .. }
+                | Refusal::IncompatibleOptions(_)
+                | Refusal::HeadLeftOut { .. }
+                | Refusal::SelectionKeepsNothing { .. },
             ) => ErrorKind::Usage,
             ConvertError::Refused(_) => ErrorKind::Refused,
             ConvertError::Source(e) => e.kind(),

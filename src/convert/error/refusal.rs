@@ -4,6 +4,7 @@
 
 use std::path::PathBuf;
 
+use super::findings::{ReachingRefs, RefusalReach};
 use crate::convert::scan::MissingReference;
 use crate::hash::ObjectId;
 use crate::object::ReferenceRole;
@@ -21,17 +22,39 @@ pub enum Refusal {
         source_dir.display()
     )]
     DestInsideSource { dest: PathBuf, source_dir: PathBuf },
-    #[error("{}", missing_message(.0))]
-    MissingObjects(Vec<MissingReference>),
+    #[error("{}", missing_message(missing, reach))]
+    MissingObjects {
+        missing: Vec<MissingReference>,
+        reach: RefusalReach,
+    },
     #[error("{message}")]
     UnmappedGitlinks {
         message: String,
         submodules: Vec<UnmappedSubmodule>,
+        reach: RefusalReach,
     },
     /// Every commit whose mergetag names an object SOURCE does not have,
     /// sorted, each (commit, target) once.
-    #[error("{}", unmapped_mergetags_message(.0))]
-    UnmappedMergetags(Vec<MergetagTarget>),
+    #[error("{}", unmapped_mergetags_message(mergetags, reach))]
+    UnmappedMergetags {
+        mergetags: Vec<MergetagTarget>,
+        reach: RefusalReach,
+    },
+    /// A ref selection that leaves out the branch `HEAD` names: DEST's
+    /// `HEAD` would dangle.
+    #[error(
+        "HEAD names {branch}, which the ref selection ({selection}) leaves out, so DEST's HEAD \
+         would name nothing; select it too (--refs {branch}), or point SOURCE's HEAD at a \
+         selected branch first (git symbolic-ref HEAD refs/heads/<branch>)"
+    )]
+    HeadLeftOut { branch: String, selection: String },
+    /// A ref selection that keeps none of SOURCE's refs.
+    #[error(
+        "the ref selection ({selection}) keeps none of SOURCE's {refs} refs, so DEST would hold \
+         nothing; check the patterns against `git for-each-ref` in SOURCE (they name refs in \
+         full, and * matches / too)"
+    )]
+    SelectionKeepsNothing { refs: usize, selection: String },
     #[error("ref {refname} points to {id}, which is not in the repository")]
     MissingRefTarget { refname: String, id: ObjectId },
     #[error("{0}")]
@@ -51,19 +74,23 @@ pub struct UnmappedSubmodule {
     pub commits: Vec<ObjectId>,
     /// A superproject commit whose tree pins one of them.
     pub pinned_by: Option<ObjectId>,
+    /// The refs that reach a tree pinning one of them.
+    pub reached_from: ReachingRefs,
 }
 
 /// A commit whose `mergetag` names an object the repository does not have.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MergetagTarget {
     pub commit: ObjectId,
     /// What the embedded tag's `object` line names.
     pub target: ObjectId,
+    /// The refs that reach the commit.
+    pub reached_from: ReachingRefs,
 }
 
 /// Lists them all: they are found in one scan, and a user who fixes them
 /// (or reviews them before choosing the policy) needs every one.
-fn unmapped_mergetags_message(mergetags: &[MergetagTarget]) -> String {
+fn unmapped_mergetags_message(mergetags: &[MergetagTarget], reach: &RefusalReach) -> String {
     let mut commits: Vec<_> = mergetags.iter().map(|m| m.commit).collect();
     commits.dedup();
     let mut s = format!(
@@ -74,8 +101,8 @@ fn unmapped_mergetags_message(mergetags: &[MergetagTarget]) -> String {
     );
     for m in mergetags {
         s.push_str(&format!(
-            "\n  the mergetag of commit {} names {}, which the repository does not have",
-            m.commit, m.target
+            "\n  the mergetag of commit {} names {}, which the repository does not have; {}",
+            m.commit, m.target, m.reached_from
         ));
     }
     s.push_str(
@@ -83,10 +110,32 @@ fn unmapped_mergetags_message(mergetags: &[MergetagTarget]) -> String {
          such mergetag byte for byte (its signature still verifies against its original bytes), \
          and records them in the map so that they translate back exactly",
     );
+    s.push_str(&reach_line("these commits", reach));
     s
 }
 
-fn missing_message(missing: &[MissingReference]) -> String {
+/// The refusal's last line: which refs reach what it names, and the
+/// selection that converts without them.
+pub fn reach_line(what: &str, reach: &RefusalReach) -> String {
+    let refs = &reach.refs;
+    if refs.count == 0 {
+        return format!(
+            "; no ref reaches {what}: to convert only what the refs reach, run with {}",
+            reach.options_past
+        );
+    }
+    format!(
+        "; {what} are {refs}: to convert without {}, run with {}",
+        if refs.count == 1 {
+            "that ref"
+        } else {
+            "those refs"
+        },
+        reach.options_past,
+    )
+}
+
+fn missing_message(missing: &[MissingReference], reach: &RefusalReach) -> String {
     const SHOWN: usize = 10;
     // A tree may name the same absent blob under many paths: list each
     // (missing object, holder) pair once.
@@ -103,16 +152,21 @@ fn missing_message(missing: &[MissingReference]) -> String {
     );
     for m in pairs.iter().take(SHOWN) {
         s.push_str(&format!(
-            "\n  {} ({} of {} {})",
+            "\n  {} ({} of {} {}): {}",
             m.missing,
             role_name(m.role),
             m.holder_kind,
-            m.holder
+            m.holder,
+            m.reached_from
         ));
     }
     if pairs.len() > SHOWN {
         s.push_str(&format!("\n  ... and {} more", pairs.len() - SHOWN));
     }
+    s.push_str(&format!(
+        "\nnothing was written{}",
+        reach_line("the objects that name them", reach)
+    ));
     s
 }
 

@@ -1,5 +1,6 @@
 //! Explaining unmapped gitlinks: which submodule paths, how many pinned
-//! commits, and an example superproject commit for each.
+//! commits, an example superproject commit and the refs that reach one
+//! for each (`reaching_refs.rs`).
 //!
 //! Answered from what the scan recorded, so that the refusal comes right
 //! after the scan: each gitlink's tree and entry name, and the edges
@@ -15,10 +16,10 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
-use rayon::prelude::*;
-
+use super::edge_index::EdgeIndex;
+use super::reaching_refs::RefReach;
 use crate::convert::error::ConvertError;
-use crate::convert::error::{Refusal, UnmappedSubmodule};
+use crate::convert::error::{Refusal, UnmappedSubmodule, reach_line};
 use crate::convert::scan::UnmappedGitlink;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
@@ -30,21 +31,23 @@ use crate::pack::DeltaCache;
 pub struct Recorded<'a> {
     pub inventory: &'a Inventory,
     pub table: &'a ObjectTable,
-    /// The scan's (dependent, dependency) pairs; reordered here.
-    pub edges: &'a mut [(u32, u32)],
+    /// The scan's (dependent, dependency) pairs, indexed.
+    pub edges: &'a EdgeIndex<'a>,
 }
 
 /// Builds the refusal for gitlinks whose submodule commits have no name in
 /// DEST's hash: one line per submodule path.
 pub fn unmapped_gitlinks_error(
     recorded: Recorded<'_>,
+    reach: &RefReach<'_>,
     problems: &[UnmappedGitlink],
 ) -> ConvertError {
     let table = recorded.table;
     let wanted: HashSet<u32> = problems.iter().map(|p| p.tree).collect();
     let found = locate_trees(recorded, &wanted);
-    // path -> (pinned commits, example superproject commit)
-    let mut by_path: BTreeMap<String, (HashSet<ObjectId>, Option<ObjectId>)> = BTreeMap::new();
+    // path -> (pinned commits, example superproject commit, the trees)
+    type Pinned = (HashSet<ObjectId>, Option<ObjectId>, Vec<u32>);
+    let mut by_path: BTreeMap<String, Pinned> = BTreeMap::new();
     for p in problems {
         let name = String::from_utf8_lossy(&p.name).into_owned();
         let (commit, path) = match found.get(&p.tree) {
@@ -61,16 +64,21 @@ pub fn unmapped_gitlinks_error(
         let slot = by_path.entry(path).or_default();
         slot.0.insert(p.target);
         slot.1 = slot.1.or(commit);
+        slot.2.push(p.tree);
     }
+    let trees: Vec<Vec<u32>> = by_path.values().map(|(.., trees)| trees.clone()).collect();
+    let (reaching, all) = reach.trace(&trees);
     let submodules: Vec<UnmappedSubmodule> = by_path
         .into_iter()
-        .map(|(path, (targets, pinned_by))| {
+        .zip(reaching)
+        .map(|((path, (targets, pinned_by, _)), reached_from)| {
             let mut commits: Vec<ObjectId> = targets.into_iter().collect();
             commits.sort();
             UnmappedSubmodule {
                 path,
                 commits,
                 pinned_by,
+                reached_from,
             }
         })
         .collect();
@@ -90,15 +98,18 @@ pub fn unmapped_gitlinks_error(
         if let Some(c) = sub.pinned_by {
             msg.push_str(&format!(", pinned by commit {c}"));
         }
+        msg.push_str(&format!("; {}", sub.reached_from));
     }
     msg.push_str(
         "\nnothing was written; convert each submodule first and pass its map with \
          --submodule-map <SUBMODULE-DEST>/rehash/map.sqlite (or a file of '<sha1> <sha256>' lines), \
          or accept lossy surrogate names with --unmapped-gitlinks=placeholder",
     );
+    msg.push_str(&reach_line("the trees that pin them", &all));
     Refusal::UnmappedGitlinks {
         message: msg,
         submodules,
+        reach: all,
     }
     .into()
 }
@@ -114,13 +125,7 @@ fn locate_trees(recorded: Recorded<'_>, wanted: &HashSet<u32>) -> HashMap<u32, (
         table,
         edges,
     } = recorded;
-    // What each object references: a run of the edges sorted by dependent.
-    edges.par_sort_unstable();
-    let references = |from: u32| {
-        let start = edges.partition_point(|&(d, _)| d < from);
-        let end = edges.partition_point(|&(d, _)| d <= from);
-        edges[start..end].iter().map(|&(_, dep)| dep)
-    };
+    let references = |from: u32| edges.references(from);
     // Breadth first from every commit (in table order), down to trees:
     // `came_from[t]` is the tree or commit that tree `t` was first reached
     // from; a commit is its own.

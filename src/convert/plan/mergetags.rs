@@ -5,23 +5,25 @@
 //! that the map pass keeps those mergetags as they are and the journal
 //! records the commits as translated so.
 
+use super::reaching_refs::RefReach;
 use crate::convert::error::ConvertError;
 use crate::convert::error::{MergetagTarget, Refusal};
 use crate::convert::options::UnmappedMergetags;
 use crate::convert::scan::UnmappedMergetag;
 use crate::convert::source_objects::table::ObjectTable;
 
-/// Refuses `found` (mergetags whose target SOURCE lacks) or marks their
-/// commits, by `policy`. A target named through an external pair (a
-/// submodule map) translates like any id and is left alone; the commits of
-/// `recorded` (the commits SOURCE's own map records as translated with a
-/// verbatim mergetag, sorted) are marked whatever the policy: kept so,
-/// they translate back exactly.
+/// Refuses `found` (mergetags whose target SOURCE lacks), naming the refs
+/// that reach each commit, or marks their commits, by `policy`. A target
+/// named through an external pair (a submodule map) translates like any
+/// id and is left alone; the commits of `recorded` (the commits SOURCE's
+/// own map records as translated with a verbatim mergetag, sorted) are
+/// marked whatever the policy: kept so, they translate back exactly.
 pub fn settle(
     policy: UnmappedMergetags,
     table: &mut ObjectTable,
     found: &[UnmappedMergetag],
     recorded: &[u32],
+    reach: &RefReach<'_>,
 ) -> Result<(), ConvertError> {
     let unmapped: Vec<&UnmappedMergetag> = found
         .iter()
@@ -34,16 +36,21 @@ pub fn settle(
     }
     match policy {
         UnmappedMergetags::Refuse => {
-            let mut listed: Vec<MergetagTarget> = unmapped
-                .iter()
-                .map(|m| MergetagTarget {
-                    commit: table.source_id(m.commit),
-                    target: m.target,
+            let mut listed: Vec<(u32, _)> = unmapped.iter().map(|m| (m.commit, m.target)).collect();
+            listed.sort_unstable_by_key(|&(commit, target)| (table.source_id(commit), target));
+            listed.dedup();
+            let commits: Vec<Vec<u32>> = listed.iter().map(|&(commit, _)| vec![commit]).collect();
+            let (reaching, reach) = reach.trace(&commits);
+            let mergetags = listed
+                .into_iter()
+                .zip(reaching)
+                .map(|((commit, target), reached_from)| MergetagTarget {
+                    commit: table.source_id(commit),
+                    target,
+                    reached_from,
                 })
                 .collect();
-            listed.sort_unstable();
-            listed.dedup();
-            Err(Refusal::UnmappedMergetags(listed).into())
+            Err(Refusal::UnmappedMergetags { mergetags, reach }.into())
         }
         UnmappedMergetags::Verbatim => {
             let commits = unmapped

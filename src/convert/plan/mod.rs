@@ -1,11 +1,17 @@
-//! Between the scan and the writes: everything that can still refuse the
-//! input (missing objects, unmapped mergetags and gitlinks, ref targets),
-//! then the dependency order in which the rest is written.
+//! Between the scan and the writes: with a ref selection, what the
+//! selected refs do not reach left out (`selection.rs`); everything that
+//! can still refuse the input (missing objects, unmapped mergetags and
+//! gitlinks, ref targets), each named with the refs that reach it
+//! (`reaching_refs.rs`); then the dependency order in which the rest is
+//! written.
 
+pub mod edge_index;
 pub mod gitlink_names;
 pub mod gitlinks;
 pub mod mergetags;
+pub mod reaching_refs;
 pub mod schedule;
+pub mod selection;
 pub mod source_pairs;
 
 use std::path::Path;
@@ -15,9 +21,12 @@ use super::error::ConvertError;
 use super::scan;
 use super::source_objects::table::{ObjectTable, well_known_pair};
 use crate::convert::error::Refusal;
+use crate::convert::error::findings::MissingReference;
 use crate::hash::ObjectId;
 use crate::pack::PackLayout;
 use crate::refs;
+use edge_index::EdgeIndex;
+use reaching_refs::{RefReach, RefRoots};
 use source_pairs::SourcePairs;
 
 /// What the writes start from.
@@ -28,6 +37,8 @@ pub struct Planned {
     /// SOURCE's delta pairing, reused by the write passes.
     pub pairs: SourcePairs,
     pub gitlink_targets: gitlink_names::GitlinkTargets,
+    /// Objects SOURCE holds that the ref selection does not reach.
+    pub left_out: u64,
 }
 
 /// [`plan`], with the packs' whole-file checks (one sequential pass over
@@ -48,9 +59,10 @@ pub fn plan_beside_checks(
 }
 
 /// Everything that can refuse the input, before anything is written: the
-/// scan (names, collisions, structure), missing objects, unmapped
-/// mergetags and gitlinks, ref targets; then the dependency order of what
-/// is new.
+/// scan (names, collisions, structure), what a ref selection leaves out,
+/// missing objects, unmapped mergetags and gitlinks, ref targets; then
+/// the dependency order of what is new. `source_refs` are the refs the
+/// run carries (the selected ones).
 pub fn plan(
     run: &Run<'_>,
     table: &mut ObjectTable,
@@ -58,8 +70,23 @@ pub fn plan(
     scan_checkpoint: &Path,
 ) -> Result<Planned, ConvertError> {
     let mut scanned = scan::scan(run, table, scan_checkpoint)?;
+    let roots = RefRoots::new(source_refs, table);
+    let left_out = match run.selection {
+        Some(_) => selection::leave_out_unreached(run, table, &mut scanned, &roots)?,
+        None => 0,
+    };
+    let reach = |edges| RefReach {
+        edges,
+        roots: &roots,
+        selection: run.selection,
+    };
     if !scanned.missing.is_empty() {
-        return Err(Refusal::MissingObjects(std::mem::take(&mut scanned.missing)).into());
+        let edges = EdgeIndex::sort(&mut scanned.edges, table.len());
+        return Err(missing_objects(
+            &reach(edges),
+            table,
+            std::mem::take(&mut scanned.missing),
+        ));
     }
     let gitlink_targets = gitlink_names::resolve_gitlinks(run, table, &mut scanned.gitlinks)?;
     let recorded_verbatim = match run.source_map {
@@ -69,19 +96,26 @@ pub fn plan(
         }
         None => Vec::new(),
     };
+    let edges = EdgeIndex::sort(&mut scanned.edges, table.len());
+    let reach = reach(edges);
     mergetags::settle(
         run.opts.unmapped_mergetags,
         table,
         &scanned.mergetags,
         &recorded_verbatim,
+        &reach,
     )?;
     if !scanned.gitlinks.is_empty() {
         let found = gitlinks::Recorded {
             inventory: run.inventory,
             table,
-            edges: &mut scanned.edges,
+            edges: &reach.edges,
         };
-        return Err(gitlinks::unmapped_gitlinks_error(found, &scanned.gitlinks));
+        return Err(gitlinks::unmapped_gitlinks_error(
+            found,
+            &reach,
+            &scanned.gitlinks,
+        ));
     }
     for (refname, id) in required_ref_targets(source_refs) {
         if table.find(&id).is_none() && well_known_pair(&id).is_none() {
@@ -113,7 +147,39 @@ pub fn plan(
         waves,
         pairs,
         gitlink_targets,
+        left_out,
     })
+}
+
+/// The refusal of missing objects, each with the refs that reach one of
+/// the objects naming it.
+fn missing_objects(
+    reach: &RefReach<'_>,
+    table: &ObjectTable,
+    mut missing: Vec<MissingReference>,
+) -> ConvertError {
+    missing.sort_by_key(|m| m.missing);
+    let mut items: Vec<Vec<u32>> = Vec::new();
+    let mut item_of = Vec::with_capacity(missing.len());
+    for (k, m) in missing.iter().enumerate() {
+        if k == 0 || missing[k - 1].missing != m.missing {
+            items.push(Vec::new());
+        }
+        items
+            .last_mut()
+            .expect("pushed above")
+            .extend(table.find(&m.holder));
+        item_of.push(items.len() - 1);
+    }
+    let (reaching, all) = reach.trace(&items);
+    for (m, item) in missing.iter_mut().zip(item_of) {
+        m.reached_from = reaching[item].clone();
+    }
+    Refusal::MissingObjects {
+        missing,
+        reach: all,
+    }
+    .into()
 }
 
 /// The ids refs must be able to name: every ref, peeled tag and a detached

@@ -59,9 +59,12 @@ impl SourcePairs {
                     if table.location(at) != here {
                         continue;
                     }
+                    // A base the selection left out is not in DEST: its
+                    // deltas are stored whole, or find another base.
                     if let Some(base) = layout
                         .delta_base(pack, &entry.kind)
                         .and_then(|id| table.find(&id))
+                        .filter(|&base| !table.is_left_out(base))
                     {
                         pairs.push((at, base));
                     }

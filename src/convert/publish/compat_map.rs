@@ -28,17 +28,18 @@ pub fn extension(source: HashKind) -> String {
     format!("compatObjectFormat = {source}")
 }
 
-/// Writes `<DEST name> <SOURCE name>` for every object of `table` (the
-/// storage name first, as git writes it), then for each extra pair
-/// (gitlink targets from submodule maps, which git needs to convert trees
-/// that hold them, SOURCE's name first), durably. Returns the line count.
+/// Writes `<DEST name> <SOURCE name>` for every object of `table` a ref
+/// selection did not leave out (the storage name first, as git writes
+/// it), then for each extra pair (gitlink targets from submodule maps,
+/// which git needs to convert trees that hold them, SOURCE's name first),
+/// durably. Returns the line count.
 pub fn write_loose_object_idx(
     dest: &Path,
     table: &ObjectTable,
     extra: &[(ObjectId, ObjectId)],
 ) -> Result<u64, ConvertError> {
     let mut count = 0u64;
-    let pairs = table.indices().map(|i| {
+    let pairs = table.indices().filter(|&i| !table.is_left_out(i)).map(|i| {
         (
             table.source_id(i),
             table

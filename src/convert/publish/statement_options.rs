@@ -2,7 +2,9 @@
 //! recorded in the map at the end of every run, for the statement
 //! `git-rehash attest` signs (attest/run_record.rs; docs/verify.md lists
 //! them). The thread count, the progress and benchmark outputs and the
-//! ref backend change neither, and are not recorded.
+//! ref backend change neither, and are not recorded. A ref selection
+//! (the one DEST records, `resume/selection.rs`) is, as `ref_selection`,
+//! when there is one: it decides which objects DEST holds.
 
 use std::collections::BTreeMap;
 
@@ -15,9 +17,16 @@ use crate::idmap::{IdMap, IdMapError};
 
 /// Records this run's tool and options in `map`.
 pub fn record(map: &IdMap, opts: &ConvertOptions) -> Result<(), IdMapError> {
-    // A later run that names no pool keeps the one recorded.
+    // A later run that names no pool keeps the one recorded, and so the
+    // selection.
     let shared = map.shared_with()?.is_some();
-    RunRecord::this_tool(statement_options(opts, shared)).save(map)
+    let selection = map.ref_selection()?;
+    let mut options = statement_options(opts, shared);
+    if let Some(selection) = selection {
+        let value = serde_json::to_value(&selection).expect("a ref selection always serialises");
+        options.insert("ref_selection".to_string(), value);
+    }
+    RunRecord::this_tool(options).save(map)
 }
 
 fn statement_options(opts: &ConvertOptions, shared: bool) -> BTreeMap<String, Value> {

@@ -4,12 +4,14 @@
 //!
 //! The map database is the checkpoint (see `journal.rs`). Its `meta` table
 //! names the source, the options that change the output, the pool DEST
-//! shares with (if any) and the journal format; a later run continues only
-//! when all of them match (a later run that names no pool keeps the one
-//! recorded).
+//! shares with (if any), the ref selection (`selection.rs`) and the
+//! journal format; a later run continues only when all of them match (a
+//! later run that names no pool or selection keeps the one recorded; a
+//! selection may widen).
 
 pub mod carried;
 pub mod own_history;
+pub mod selection;
 
 use std::path::Path;
 

@@ -14,14 +14,16 @@
 //!
 //! Layout (integers little-endian):
 //! ```text
-//! header  "git-rehash scan checkpoint 2\n" fingerprint[32] objects:u64
+//! header  "git-rehash scan checkpoint 6\n" fingerprint[32] objects:u64
 //! chunk   "SCAN" len:u64 payload[len] sha256(payload)[32]
 //! payload bytes:u64 named:u32 edges:u32 gitlinks:u32 mergetags:u32 names:u32
+//!         leaned:u32
 //!         named     (index:u32 kind:u8 size:u32 [DEST name if blob])*
 //!         edges     (dependent:u32 dependency:u32)*
 //!         gitlinks  (tree:u32 target[SOURCE name] name_len:u32 name)*
 //!         mergetags (commit:u32 target_len:u8 target[target_len])*
 //!         names     (object:u32 note:u64)*
+//!         leaned    (tree:u32 base:u32)*
 //! ```
 //!
 //! Names are as wide as their hash: SOURCE's (20 bytes for SHA-1, 32 for
@@ -38,7 +40,7 @@ use crate::hash::{Direction, HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::pack::hashfile::{HashFile, trailer_matches};
 
-const MAGIC: &[u8] = b"git-rehash scan checkpoint 5\n";
+const MAGIC: &[u8] = b"git-rehash scan checkpoint 6\n";
 const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
 const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
 
@@ -58,6 +60,12 @@ pub struct ScanRecords {
     /// the delta search's order, which must not depend on where a run was
     /// interrupted. Only the notes that lowered an object's hash are kept.
     pub names: Vec<(u32, u64)>,
+    /// (tree, base): trees whose file entries shared with their delta
+    /// base were not recorded as edges, because the base's record holds
+    /// them. Kept only when blob edges are recorded (a ref selection's
+    /// walk, `convert/plan/selection.rs`, which reads such a tree again
+    /// when its base is not reached).
+    pub leaned: Vec<(u32, u32)>,
     /// Inflated bytes of the named objects.
     pub bytes: u64,
 }
@@ -69,6 +77,7 @@ impl ScanRecords {
         self.gitlinks.extend(other.gitlinks);
         self.mergetags.extend(other.mergetags);
         self.names.extend(other.names);
+        self.leaned.extend(other.leaned);
         self.bytes += other.bytes;
     }
 }
@@ -202,6 +211,7 @@ fn encode_payload(records: &ScanRecords, out: &mut impl Write) -> std::io::Resul
         records.gitlinks.len(),
         records.mergetags.len(),
         records.names.len(),
+        records.leaned.len(),
     ] {
         out.write_all(&(count as u32).to_le_bytes())?;
     }
@@ -233,6 +243,10 @@ fn encode_payload(records: &ScanRecords, out: &mut impl Write) -> std::io::Resul
         out.write_all(&at.to_le_bytes())?;
         out.write_all(&note.to_le_bytes())?;
     }
+    for &(tree, base) in &records.leaned {
+        out.write_all(&tree.to_le_bytes())?;
+        out.write_all(&base.to_le_bytes())?;
+    }
     Ok(())
 }
 
@@ -243,7 +257,7 @@ fn decode_payload(payload: &[u8], objects: u64, direction: Direction) -> Option<
     let mut r = Reader(payload);
     let bytes = r.u64()?;
     let (named, edges, gitlinks, mergetags) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
-    let names = r.u32()?;
+    let (names, leaned) = (r.u32()?, r.u32()?);
     let index = |r: &mut Reader<'_>| r.u32().filter(|&i| u64::from(i) < objects);
     let mut records = ScanRecords {
         bytes,
@@ -282,6 +296,9 @@ fn decode_payload(payload: &[u8], objects: u64, direction: Direction) -> Option<
     }
     for _ in 0..names {
         records.names.push((index(&mut r)?, r.u64()?));
+    }
+    for _ in 0..leaned {
+        records.leaned.push((index(&mut r)?, index(&mut r)?));
     }
     r.0.is_empty().then_some(records)
 }
@@ -338,6 +355,7 @@ mod tests {
                 },
             ],
             names: vec![(seed, 0x8000_0001_0000_0002), (seed + 1, 7)],
+            leaned: vec![(seed + 1, seed)],
             bytes: 100 + u64::from(seed),
         }
     }
@@ -348,13 +366,22 @@ mod tests {
         usize,
         Vec<UnmappedMergetag>,
         Vec<(u32, u64)>,
+        Vec<(u32, u32)>,
         u64,
     );
 
     fn summary(r: &ScanRecords) -> Summary {
         let (named, edges, mergetags) = (r.named.clone(), r.edges.clone(), r.mergetags.clone());
-        let names = r.names.clone();
-        (named, edges, r.gitlinks.len(), mergetags, names, r.bytes)
+        let (names, leaned) = (r.names.clone(), r.leaned.clone());
+        (
+            named,
+            edges,
+            r.gitlinks.len(),
+            mergetags,
+            names,
+            leaned,
+            r.bytes,
+        )
     }
 
     #[test]

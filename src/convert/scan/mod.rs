@@ -1,7 +1,10 @@
 //! The scan: decode every source object once, verify its SHA-1 name with
 //! collision detection, name blobs in SHA-256 right away (their bytes do not
 //! change), and record what each tree, commit and tag references so the map
-//! pass can translate them in dependency order.
+//! pass can translate them in dependency order. With a ref selection, a
+//! tree's file entries are recorded too (edges to blobs), so that what the
+//! selected refs reach can be found without reading a tree again
+//! (`convert/plan/selection.rs`).
 //!
 //! Objects an earlier run converted (they have map rows) are not decoded
 //! at all when few of a pack's objects are new: the new ones are read one
@@ -47,6 +50,9 @@ pub struct ScanOutcome {
     pub missing: Vec<MissingReference>,
     pub gitlinks: Vec<UnmappedGitlink>,
     pub mergetags: Vec<UnmappedMergetag>,
+    /// (tree, base) pairs whose shared file entries only the base's edges
+    /// hold (recorded with blob edges only; `ScanRecords::leaned`).
+    pub leaned: Vec<(u32, u32)>,
     pub bytes_inflated: u64,
     /// Objects decoded and recorded by this run (without a map row).
     pub objects_scanned: u64,
@@ -163,6 +169,8 @@ struct Scanner<'a> {
     /// Set once a reference was found missing: from then on no tree takes
     /// its base's word for its entries (`record`).
     missing_seen: AtomicBool,
+    /// Record a tree's file entries as edges too (a ref selection).
+    blob_edges: bool,
 }
 
 impl Scanner<'_> {
@@ -221,9 +229,10 @@ pub fn scan(
     let (inventory, opts, hooks, progress) =
         (run.inventory, run.translate, run.stops, run.progress);
     table.set_name_hash_version(run.opts.name_hash_version);
+    let blob_edges = run.selection.is_some();
     let (checkpoint, restored) = ScanCheckpoint::open(
         checkpoint_path,
-        &checkpoint_fingerprint(table),
+        &checkpoint_fingerprint(table, blob_edges),
         table.len() as u64,
         table.direction(),
     )?;
@@ -260,6 +269,7 @@ pub fn scan(
             hooks,
             progress,
             missing_seen: AtomicBool::new(false),
+            blob_edges,
         };
         let cx = PackScan {
             inventory,
@@ -306,6 +316,7 @@ pub fn scan(
         missing,
         gitlinks: totals.gitlinks,
         mergetags: totals.mergetags,
+        leaned: totals.leaned,
         bytes_inflated: totals.bytes,
         objects_scanned: scanned,
         objects_restored,
@@ -458,14 +469,17 @@ fn batch_limits(hooks: &StopPoints) -> BatchLimits {
     }
 }
 
-/// What a scan checkpoint is valid for: the object set, and the name hash
+/// What a scan checkpoint is valid for: the object set, the name hash
 /// version its notes were taken for (a run with another `--name-hash-version`
-/// scans again).
-fn checkpoint_fingerprint(table: &ObjectTable) -> [u8; 32] {
+/// scans again), and whether it holds blob edges.
+fn checkpoint_fingerprint(table: &ObjectTable, blob_edges: bool) -> [u8; 32] {
     use sha2::Digest as _;
     let mut hasher = sha2::Sha256::new();
     hasher.update(table.fingerprint());
     hasher.update([table.name_hash_version() as u8]);
+    if blob_edges {
+        hasher.update(b"blob edges");
+    }
     hasher.finalize().into()
 }
 
@@ -503,6 +517,11 @@ fn keep_planned(table: &ObjectTable, restored: ScanRecords) -> (ScanRecords, Vec
             .mergetags
             .into_iter()
             .filter(|tag| planned(tag.commit))
+            .collect(),
+        leaned: restored
+            .leaned
+            .into_iter()
+            .filter(|&(tree, _)| planned(tree))
             .collect(),
         // Applied above.
         names: Vec::new(),
@@ -572,7 +591,7 @@ fn record(
     blob_name: Option<ObjectId>,
     base: Option<(u32, &[u8])>,
 ) -> Result<bool, ConvertError> {
-    let (table, opts) = (scanner.table, scanner.opts);
+    let (table, opts, blob_edges) = (scanner.table, scanner.opts, scanner.blob_edges);
     let named = (at, kind, blob_name, saturated_size(body.len()));
     let taken = |part: &mut Part| {
         part.scanned += 1;
@@ -597,6 +616,7 @@ fn record(
     let mut gitlinks = Vec::new();
     let mut mergetags = Vec::new();
     let mut names = Vec::new();
+    let mut leaned = None;
     let mut note = |id: ObjectId, role: ReferenceRole, name: Option<&[u8]>| match table.find(&id) {
         Some(dep) => edges.push((at, dep)),
         None if well_known_pair(&id).is_some() => {}
@@ -616,6 +636,7 @@ fn record(
             holder_kind: kind,
             missing: id,
             role,
+            reached_from: Default::default(),
         }),
     };
     if kind == ObjectKind::Tree {
@@ -628,6 +649,7 @@ fn record(
         // reference was missing.
         let source = table.direction().source();
         let id_len = source.raw_len();
+        let base_at = base.map(|(base_at, _)| base_at);
         let mut shared = base
             .filter(|&(base_at, _)| match table.name_hash_version() {
                 NameHashVersion::V1 => true,
@@ -641,6 +663,7 @@ fn record(
                 if let Some(shared) = shared.as_mut().filter(|_| mode.is_blob()) {
                     let start = entry.head.as_ptr() as usize - body.as_ptr() as usize;
                     if shared.contains(start, start + entry.head.len() + id_len) {
+                        leaned = base_at.filter(|_| blob_edges);
                         continue;
                     }
                 }
@@ -651,7 +674,9 @@ fn record(
                 let upper = table.name_note_upper(at, name);
                 let name_note = || table.name_note(at, name);
                 let found = recent.find_and_note(&entry.id, upper, name_note, &mut names);
-                if mode.is_blob() && found.is_some() {
+                // A file entry found asks for no ordering edge; a ref
+                // selection's walk needs it (one lookup more, then).
+                if mode.is_blob() && found.is_some() && !blob_edges {
                     continue;
                 }
                 note(entry.id, role, Some(name));
@@ -670,6 +695,7 @@ fn record(
     part.records.gitlinks.extend(gitlinks);
     part.records.mergetags.extend(mergetags);
     part.records.names.extend(names);
+    part.records.leaned.extend(leaned.map(|base| (at, base)));
     Ok(missed)
 }
 

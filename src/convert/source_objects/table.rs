@@ -90,6 +90,9 @@ enum Origin {
     /// The pool's conversion DEST shares with (`--shared-with`): the
     /// pool's map has its row and the pool stores it, DEST does not.
     Shared,
+    /// Outside the ref selection: no selected ref reaches it, so it is
+    /// neither written nor named nor mapped.
+    LeftOut,
 }
 
 /// SOURCE's names, in table order: a flat column whose stride is the
@@ -382,7 +385,31 @@ impl ObjectTable {
     /// Whether object `i` is converted already: by an earlier run, or in
     /// the shared pool.
     pub fn is_mapped(&self, i: u32) -> bool {
-        self.origin[i as usize] != Origin::New
+        matches!(
+            self.origin[i as usize],
+            Origin::Converted | Origin::Carried | Origin::Shared
+        )
+    }
+
+    /// Whether object `i` is this run's to convert: no map row, and not
+    /// left out of the selection.
+    pub fn is_new(&self, i: u32) -> bool {
+        self.origin[i as usize] == Origin::New
+    }
+
+    /// Leaves new object `i` out of the conversion (no selected ref
+    /// reaches it): its name, a blob's from the scan, is forgotten, so
+    /// nothing translates to it.
+    pub fn leave_out(&mut self, i: u32) {
+        debug_assert!(self.origin[i as usize] == Origin::New);
+        self.serial = next_serial();
+        self.names.forget(i);
+        self.origin[i as usize] = Origin::LeftOut;
+    }
+
+    /// Whether object `i` is left out of the selection.
+    pub fn is_left_out(&self, i: u32) -> bool {
+        self.origin[i as usize] == Origin::LeftOut
     }
 
     /// Marks mapped object `i` as written by an unfinished earlier run
@@ -487,6 +514,14 @@ impl DestNames {
             (DestNames::Sha256(names), ObjectId::Sha256(raw)) => names[i as usize].set(raw).is_ok(),
             (DestNames::Sha1(names), ObjectId::Sha1(raw)) => names[i as usize].set(raw).is_ok(),
             (_, id) => panic!("object {i} named {id:?}, not in DEST's hash"),
+        }
+    }
+
+    /// Forgets name `i`.
+    fn forget(&mut self, i: u32) {
+        match self {
+            DestNames::Sha256(names) => names[i as usize] = OnceLock::new(),
+            DestNames::Sha1(names) => names[i as usize] = OnceLock::new(),
         }
     }
 

@@ -114,6 +114,10 @@ pub fn submodule_jobs(opts: &mut ConvertOptions) -> Result<Vec<SubmoduleJob>, Co
                 shared_with: None,
                 // The log is the superproject's.
                 candidate_log: None,
+                // The superproject's refs are not the submodule's, and its
+                // gitlinks may pin a commit no ref of the submodule
+                // reaches: every object of a submodule is converted.
+                ref_selection: None,
                 ..opts.clone()
             },
             name,

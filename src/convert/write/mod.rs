@@ -60,7 +60,7 @@ pub fn write_objects(
     let (opts, inventory, hooks, progress) = (run.opts, run.inventory, run.stops, run.progress);
     let new_blobs = table
         .indices()
-        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && !table.is_mapped(i))
+        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && table.is_new(i))
         .count() as u64;
     // The waves hold what an interrupted run wrote too (planned again,
     // not written again).

@@ -120,13 +120,30 @@ fn refusal_names_the_missing_object_and_who_references_it() {
         missing.iter().all(|m| m["id"] == blob.as_str()),
         "{missing:?}"
     );
-    let from_head = json!({
-        "id": blob,
-        "referenced_by": tree,
-        "referenced_by_type": "tree",
-        "role": "entry",
-    });
-    assert!(missing.contains(&from_head), "{missing:?}");
+    let from_head = missing
+        .iter()
+        .find(|m| m["referenced_by"] == tree.as_str())
+        .expect("HEAD's tree names it");
+    assert_eq!(from_head["referenced_by_type"], "tree");
+    assert_eq!(from_head["role"], "entry");
+    // ... and the refs that reach it, with the option that gets past them.
+    let head = &from_head["reached_from"];
+    assert!(head["count"].as_u64().unwrap() > 0, "{head}");
+    assert!(
+        head["first"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("refs/heads/main")),
+        "{head}"
+    );
+    assert_eq!(error["reaching_refs"], *head);
+    assert!(
+        error["options_past"]
+            .as_str()
+            .unwrap()
+            .contains("--exclude-refs 'refs/heads/main'"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -163,7 +180,19 @@ fn refusal_names_every_commit_whose_mergetag_names_an_absent_object() {
         .iter()
         .map(|(commit, target)| json!({ "commit": commit, "target": target }))
         .collect();
-    assert_eq!(refused["error"]["unmapped_mergetags"], json!(expected));
+    let listed = refused["error"]["unmapped_mergetags"].as_array().unwrap();
+    let named: Vec<Value> = listed
+        .iter()
+        .map(|m| json!({ "commit": m["commit"], "target": m["target"] }))
+        .collect();
+    assert_eq!(named, expected);
+    // Each with the refs that reach the commit.
+    assert!(
+        listed
+            .iter()
+            .all(|m| m["reached_from"]["count"].as_u64() > Some(0)),
+        "{listed:?}"
+    );
 
     let extra = ["--quiet", "--json", "--unmapped-mergetags=verbatim"];
     let converted = report(&rehash_convert(&repo.source.path, &dest, &extra));

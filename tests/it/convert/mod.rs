@@ -11,6 +11,7 @@ mod mergetags;
 mod notes;
 mod oracle_names;
 mod read_back;
+mod ref_selection;
 mod resume;
 mod reverse;
 mod source_pack_kinds;

@@ -16,12 +16,13 @@ mod gitlinks;
 mod notes;
 mod oracle;
 mod resume;
+mod selection;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::support::git::{git, git_output};
+use crate::support::git::git;
 use crate::support::history::{commit_file, history_with_topic};
 use crate::support::rehash::{rehash_command, rehash_convert_ok, rehash_export_text};
 use crate::support::repo_files::all_objects;
@@ -153,17 +154,7 @@ pub fn refs(repo: &Path) -> String {
     )
 }
 
-/// `git fsck --strict` must pass.
-pub fn assert_fsck(repo: &Path) {
-    let fsck = git_output(repo, &["fsck", "--strict", "--no-dangling"]);
-    assert!(
-        fsck.status.success(),
-        "fsck --strict of {}: {}{}",
-        repo.display(),
-        String::from_utf8_lossy(&fsck.stdout),
-        String::from_utf8_lossy(&fsck.stderr)
-    );
-}
+pub use crate::support::git::assert_fsck;
 
 /// Whether `dir` holds nothing (a missing directory holds nothing).
 pub fn dir_is_empty(dir: &Path) -> bool {

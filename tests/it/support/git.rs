@@ -102,3 +102,15 @@ pub fn git_output(dir: &Path, args: &[&str]) -> Output {
         .output()
         .unwrap_or_else(|e| panic!("cannot run git: {e}"))
 }
+
+/// `git fsck --strict` of `repo` must pass.
+pub fn assert_fsck(repo: &Path) {
+    let fsck = git_output(repo, &["fsck", "--strict", "--no-dangling"]);
+    assert!(
+        fsck.status.success(),
+        "fsck --strict of {}: {}{}",
+        repo.display(),
+        String::from_utf8_lossy(&fsck.stdout),
+        String::from_utf8_lossy(&fsck.stderr)
+    );
+}
