@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use crate::convert::error::ConvertError;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::HashKind;
 use crate::object::{ObjectKind, for_each_reference};
 use crate::pack::hashfile::{HashFile, trailer_matches};
 use crate::pack::reach::{committer_time, followed_by_walk};
@@ -44,7 +44,7 @@ pub struct Reached {
 }
 
 impl Reached {
-    /// What the SHA-1 object `body` of `kind` reaches, if every reference
+    /// What the SOURCE object `body` of `kind` reaches, if every reference
     /// git's walk follows is in `table`. Blobs reach nothing: no record.
     pub fn of(table: &ObjectTable, kind: ObjectKind, body: &[u8]) -> Option<Reached> {
         if kind == ObjectKind::Blob {
@@ -54,16 +54,14 @@ impl Reached {
         let mut complete = true;
         table
             .with_recent(|recent| {
-                for_each_reference(kind, body, HashKind::Sha1, |id, role| {
+                let source = table.direction().source();
+                for_each_reference(kind, body, source, |id, role| {
                     if !followed_by_walk(role) {
                         return;
                     }
-                    match id {
-                        ObjectId::Sha1(raw) => match recent.find(&raw) {
-                            Some(at) => children.push(at),
-                            None => complete = false,
-                        },
-                        ObjectId::Sha256(_) => complete = false,
+                    match recent.find(&id) {
+                        Some(at) => children.push(at),
+                        None => complete = false,
                     }
                 })
             })

@@ -73,6 +73,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0008_exported_pairs.sql"),
         then: None,
     },
+    Migration {
+        id: 11,
+        sql: include_str!("../../migrations/0011_created_in_either_hash.sql"),
+        then: None,
+    },
 ];
 
 /// The highest migration number this build knows.

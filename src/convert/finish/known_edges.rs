@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::convert::error::ConvertError;
 use crate::convert::reach_record::{checked_body, records};
-use crate::convert::source_objects::by_sha256::BySha256;
+use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;
 use crate::pack::Pack;
@@ -39,7 +39,7 @@ impl<'t> KnownEdges<'t> {
     /// whose objects `names` finds in the table.
     pub fn open(
         path: &Path,
-        names: &BySha256<'t>,
+        names: &ByDestName<'t>,
         pack: &Pack,
         by_offset: &[(u64, u32)],
     ) -> Result<Self, ConvertError> {

@@ -76,7 +76,8 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
             .entry(offset)
             .map_or(0, |(_, end)| end - offset),
         Location::Loose { dir } => {
-            std::fs::metadata(inventory.loose_path(dir, &table.sha1(at))).map_or(0, |m| m.len())
+            std::fs::metadata(inventory.loose_path(dir, &table.source_id(at)))
+                .map_or(0, |m| m.len())
         }
     };
     let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
@@ -225,13 +226,13 @@ fn payload<'a>(pass: &Pass<'a>, at: u32, pairing: bool) -> Result<Prepared<'a>, 
         let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
         // Table locations are idx entries, so `entry` finds every one.
         if copyable && let Some((position, end)) = layout.entry(offset) {
-            debug_assert_eq!(pack.idx.oid_at(position), table.sha1(at));
+            debug_assert_eq!(pack.idx.oid_at(position), table.source_id(at));
             let whole = pack.data.raw(offset..end)?;
             if let Some(expected) = pack.idx.crc32_at(position)
                 && crc32fast::hash(whole) != expected
             {
                 return Err(PackError::CrcMismatch {
-                    id: table.sha1(at),
+                    id: table.source_id(at),
                     file: inventory.pack_paths[pack_no as usize].display().to_string(),
                     offset,
                 }

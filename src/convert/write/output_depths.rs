@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU16, Ordering};
 use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::object::ObjectKind;
 use crate::pack::{EntryKind, IndexFile, PackFile};
@@ -40,9 +40,9 @@ impl OutputDepths {
 
     /// Sets the chain length of every carried tree, commit and tag of
     /// `table` from `written` ([`written_depths`]).
-    pub fn set_carried(&self, table: &ObjectTable, written: &HashMap<[u8; 32], u32>) {
+    pub fn set_carried(&self, table: &ObjectTable, written: &HashMap<ObjectId, u32>) {
         for at in table.indices().filter(|&at| table.is_carried(at)) {
-            if let Some(ObjectId::Sha256(name)) = table.sha256(at)
+            if let Some(name) = table.dest_id(at)
                 && let Some(&depth) = written.get(&name)
             {
                 self.set(at, depth);
@@ -60,30 +60,28 @@ impl OutputDepths {
 }
 
 /// The chain length of every tree, commit and tag the pending segments of
-/// DEST hold (an interrupted run wrote them), by SHA-256 name: a resumed
+/// DEST hold (an interrupted run wrote them), by DEST name: a resumed
 /// run prepares again only the restart group it resumes in, and learns
 /// the rest from the segments, so that it offers the same bases as a run
 /// that was never interrupted. Within the map pass's sequence a base is
 /// always written before its delta, so one pass in segment order resolves
 /// every chain; blob segments are skipped (their first whole entry says
 /// which sequence a segment belongs to).
-pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<[u8; 32], u32>, ConvertError> {
+pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<ObjectId, u32>, ConvertError> {
     let pack_dir = dest_layout::pack_dir(dest);
-    let mut depths: HashMap<[u8; 32], u32> = HashMap::new();
+    let hash = map.direction()?.dest();
+    let mut depths: HashMap<ObjectId, u32> = HashMap::new();
     for stem in map.pending_segments()? {
         let damaged = |e: &dyn std::fmt::Display| DestState::Damaged {
             path: dest.to_path_buf(),
             reason: format!("segment {stem} cannot be read back ({e})"),
         };
-        let idx = IndexFile::open(&pack_dir.join(format!("{stem}.idx")), HashKind::Sha256)
+        let idx = IndexFile::open(&pack_dir.join(format!("{stem}.idx")), hash)
             .map_err(|e| damaged(&e))?;
-        let pack = PackFile::open(&pack_dir.join(format!("{stem}.pack")), HashKind::Sha256)
+        let pack = PackFile::open(&pack_dir.join(format!("{stem}.pack")), hash)
             .map_err(|e| damaged(&e))?;
-        let mut entries: Vec<(u64, [u8; 32])> = (0..idx.num_objects())
-            .filter_map(|i| match idx.oid_at(i) {
-                ObjectId::Sha256(raw) => Some((idx.offset_at(i), raw)),
-                ObjectId::Sha1(_) => None,
-            })
+        let mut entries: Vec<(u64, ObjectId)> = (0..idx.num_objects())
+            .map(|i| (idx.offset_at(i), idx.oid_at(i)))
             .collect();
         entries.sort_unstable();
         for (offset, name) in entries {
@@ -91,15 +89,13 @@ pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<[u8; 32], u32>
             let depth = match entry.kind {
                 EntryKind::Base(ObjectKind::Blob) => break,
                 EntryKind::Base(_) => 0,
-                EntryKind::RefDelta {
-                    base_id: ObjectId::Sha256(base),
-                } => match depths.get(&base) {
+                EntryKind::RefDelta { base_id } => match depths.get(&base_id) {
                     Some(&d) => d + 1,
                     // A blob delta (its segment starts with one): a blob
                     // segment, skipped.
                     None => break,
                 },
-                EntryKind::RefDelta { .. } | EntryKind::OfsDelta { .. } => {
+                EntryKind::OfsDelta { .. } => {
                     return Err(damaged(&"a segment holds a delta it cannot name").into());
                 }
             };

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use super::{
-    assert_sound, convert_cmd, convert_cmd_with_summary, convert_killed_at, killed, make_source,
-    reference, source_reference_and_dest,
+    assert_sound, convert_cmd, convert_cmd_with_summary, convert_killed_at, killed,
+    killed_then_resumed, make_source, reference, source_reference_and_dest,
 };
 use crate::support::rehash::{rehash_export_text, rehash_map, run_ok};
 use crate::support::scratch::scratch_dir;
@@ -50,14 +50,7 @@ fn killed_at_each_sampled_point_then_resumed_equals_uninterrupted() {
     }
     assert!(points.len() >= 20, "only {} kill points", points.len());
     for spec in &points {
-        let dest = scratch_dir("kill-sweep-run").join("dest.git");
-        convert_killed_at(&source, &dest, spec);
-        assert!(
-            !dest.join("config").exists() || spec == "publish:1",
-            "{spec}: DEST looks complete before it is"
-        );
-        run_ok(&mut convert_cmd(&source, &dest));
-        assert_sound(&dest, &expected, &format!("killed at {spec}"));
+        killed_then_resumed(&source, &expected, spec, "kill-sweep-run");
     }
 }
 
