@@ -1,5 +1,5 @@
 //! Mergetags whose embedded tag names an object SOURCE does not have: no
-//! exact SHA-256 translation of such a tag exists. Refused with every such
+//! exact translation of such a tag into DEST's hash exists. Refused with every such
 //! commit listed (the scan found them all), or, with
 //! `--unmapped-mergetags=verbatim`, the commits are marked in the table so
 //! that the map pass keeps those mergetags as they are and the journal
