@@ -1,11 +1,14 @@
-//! Rewriting SHA-1 object names quoted in free text (issues, wikis, release
-//! notes) to their SHA-256 names, streaming and byte-preserving.
+//! Rewriting object names quoted in free text (issues, wikis, release
+//! notes) to their names in the other hash (SOURCE's SHA-1 names to DEST's
+//! SHA-256 ones, or, after a conversion from SHA-256, the other way),
+//! streaming and byte-preserving.
 //!
 //! A candidate is a whole word (a maximal run of `[0-9A-Za-z_]`; any other
 //! byte, every non-ASCII byte included, is a boundary) of 7 to 40 hex
-//! digits in one case. Everything that is not a replaced candidate is copied
-//! byte for byte, so text in any encoding passes through unchanged. The
-//! state carried from one read to the next is at most one 40-digit word,
+//! digits (64 for SHA-256 names) in one case. Everything that is not a
+//! replaced candidate is copied byte for byte, so text in any encoding
+//! passes through unchanged. The state carried from one read to the next
+//! is at most one full name,
 //! which is how a name split across two reads is still found and memory
 //! stays bounded. This module knows nothing about SQLite: names are looked
 //! up through [`NameLookup`].
@@ -17,10 +20,10 @@ use crate::hash::{HashKind, ObjectId};
 /// Shortest abbreviation rewritten: git's default `core.abbrev`.
 pub const MIN_TEXT_ABBREV: usize = 7;
 
-/// The answer for one quoted SHA-1 name or abbreviation.
+/// The answer for one quoted name or abbreviation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lookup {
-    /// It names exactly one commit or tag; this is its SHA-256 name.
+    /// It names exactly one commit or tag; this is its other name.
     Found(ObjectId),
     Unknown,
     Ambiguous,
@@ -28,11 +31,15 @@ pub enum Lookup {
 
 /// Where names come from (the map database, or a table in tests).
 pub trait NameLookup {
-    /// `sha1_hex`: 7 to 40 lower-case hex digits.
-    fn lookup(&mut self, sha1_hex: &[u8]) -> Result<Lookup, BoxError>;
-    /// The shortest abbreviation of `sha256`, at least `at_least` digits,
-    /// that is unambiguous among the SHA-256 names.
-    fn unique_sha256_len(&mut self, sha256: &ObjectId, at_least: usize) -> Result<usize, BoxError>;
+    /// The hash of the names quoted in the text.
+    fn quoted(&self) -> HashKind;
+    /// `hex`: 7 to [`NameLookup::quoted`]'s full length of lower-case hex
+    /// digits.
+    fn lookup(&mut self, hex: &[u8]) -> Result<Lookup, BoxError>;
+    /// The shortest abbreviation of `id` (an answer of
+    /// [`NameLookup::lookup`]), at least `at_least` digits, that is
+    /// unambiguous among the names of its hash.
+    fn unique_len(&mut self, id: &ObjectId, at_least: usize) -> Result<usize, BoxError>;
 }
 
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -80,8 +87,8 @@ fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// Copies `input` to `output`, replacing known SHA-1 names; see the module
-/// doc for what counts as a name.
+/// Copies `input` to `output`, replacing known names; see the module doc
+/// for what counts as a name.
 pub fn rewrite_text(
     mut input: impl Read,
     mut output: impl Write,
@@ -89,11 +96,12 @@ pub fn rewrite_text(
     opts: RewriteOptions,
 ) -> Result<RewriteCounts, RewriteError> {
     let mut rewriter = Rewriter {
+        longest: names.quoted().hex_len(),
         names,
         opts,
         counts: RewriteCounts::default(),
         state: State::Between,
-        word: [0; 40],
+        word: [0; 64],
         word_len: 0,
         lower: false,
         upper: false,
@@ -132,7 +140,9 @@ struct Rewriter<'n> {
     opts: RewriteOptions,
     counts: RewriteCounts,
     state: State,
-    word: [u8; 40],
+    /// Digits of a full quoted name.
+    longest: usize,
+    word: [u8; 64],
     word_len: usize,
     lower: bool,
     upper: bool,
@@ -161,7 +171,8 @@ impl Rewriter<'_> {
                     self.finish_word()?;
                     self.out.push(b);
                     self.state = State::Between;
-                } else if b.is_ascii_hexdigit() && self.word_len < 40 && self.same_case(b) {
+                } else if b.is_ascii_hexdigit() && self.word_len < self.longest && self.same_case(b)
+                {
                     self.push_digit(b);
                 } else {
                     // A longer word, a non-hex letter or mixed case: not a name.
@@ -205,17 +216,15 @@ impl Rewriter<'_> {
             source,
         };
         match self.names.lookup(&lower[..len]).map_err(failed)? {
-            Lookup::Found(sha256) => {
-                let out_len = if len == HashKind::Sha1.hex_len() {
-                    HashKind::Sha256.hex_len()
+            Lookup::Found(other) => {
+                let out_len = if len == self.longest {
+                    other.kind().hex_len()
                 } else {
                     let want = self.opts.abbrev.unwrap_or(len);
-                    self.names
-                        .unique_sha256_len(&sha256, want)
-                        .map_err(failed)?
+                    self.names.unique_len(&other, want).map_err(failed)?
                 };
                 let start = self.out.len();
-                sha256.write_hex(&mut self.out);
+                other.write_hex(&mut self.out);
                 self.out.truncate(start + out_len);
                 if self.upper {
                     self.out[start..].make_ascii_uppercase();
@@ -244,6 +253,9 @@ mod tests {
     struct Table(BTreeMap<String, ObjectId>);
 
     impl NameLookup for Table {
+        fn quoted(&self) -> HashKind {
+            HashKind::Sha1
+        }
         fn lookup(&mut self, hex: &[u8]) -> Result<Lookup, BoxError> {
             let hex = std::str::from_utf8(hex).unwrap();
             let mut hits = self.0.iter().filter(|(k, _)| k.starts_with(hex));
@@ -253,7 +265,7 @@ mod tests {
                 _ => Lookup::Ambiguous,
             })
         }
-        fn unique_sha256_len(&mut self, _: &ObjectId, at_least: usize) -> Result<usize, BoxError> {
+        fn unique_len(&mut self, _: &ObjectId, at_least: usize) -> Result<usize, BoxError> {
             Ok(at_least)
         }
     }
@@ -326,6 +338,45 @@ mod tests {
         assert_eq!(whole, bytewise);
         assert_eq!(c1, c2);
         assert_eq!(c1.replaced, 2);
+    }
+
+    /// After a conversion from SHA-256, quoted SHA-256 names become SHA-1
+    /// names: 64 digits are a full name, an abbreviation keeps its length.
+    #[test]
+    fn sha256_names_become_sha1_names() {
+        struct Back;
+        impl NameLookup for Back {
+            fn quoted(&self) -> HashKind {
+                HashKind::Sha256
+            }
+            fn lookup(&mut self, hex: &[u8]) -> Result<Lookup, BoxError> {
+                Ok(
+                    match "c3".repeat(32).starts_with(std::str::from_utf8(hex)?) {
+                        true => Lookup::Found(ObjectId::Sha1([0x44; 20])),
+                        false => Lookup::Unknown,
+                    },
+                )
+            }
+            fn unique_len(&mut self, id: &ObjectId, at_least: usize) -> Result<usize, BoxError> {
+                assert_eq!(id.kind(), HashKind::Sha1);
+                Ok(at_least)
+            }
+        }
+        let input = format!(
+            "in {} and c3c3c3c3c3, not {}f\n",
+            "c3".repeat(32),
+            "c3".repeat(32)
+        );
+        let mut out = Vec::new();
+        let counts =
+            rewrite_text(input.as_bytes(), &mut out, &mut Back, Default::default()).unwrap();
+        let expected = format!(
+            "in {} and 4444444444, not {}f\n",
+            "44".repeat(20),
+            "c3".repeat(32)
+        );
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        assert_eq!(counts.replaced, 2);
     }
 
     #[test]

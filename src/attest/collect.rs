@@ -87,7 +87,7 @@ fn created_bases(map: &IdMap) -> Result<HashMap<ObjectId, ObjectId>, AttestError
     Ok(map
         .created()?
         .into_iter()
-        .filter_map(|row| row.stands_for.map(|(_, base)| (row.sha256, base)))
+        .filter_map(|row| row.stands_for.map(|(_, base)| (row.name, base)))
         .collect())
 }
 

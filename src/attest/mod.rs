@@ -119,7 +119,7 @@ pub fn attest(subject: &Subject) -> Result<Attested, AttestError> {
     sign::install(&subject.git_dir, &signed, previous, |id| {
         if subject.records_created {
             IdMap::open_rw(&subject.map)?.record_created(&[CreatedRow {
-                sha256: *id,
+                name: *id,
                 kind: ObjectKind::Tag,
                 reason: CREATED_REASON.into(),
                 stands_for: None,

@@ -49,8 +49,8 @@ pub struct Subject {
     /// Where the statement is signed (see `sign.rs`).
     pub scratch: PathBuf,
     /// Whether the statements are recorded in the map's `created` table
-    /// (the map is the repository's own, keyed by its SHA-256 names), so
-    /// that `verify` and `export-sha1` know them.
+    /// (the map is the repository's own, a conversion's DEST in either
+    /// hash), so that `verify` and `export-sha1` know them.
     pub records_created: bool,
 }
 
@@ -80,7 +80,7 @@ impl Subject {
             source_statement: SourceStatement::FromRefs,
             lock: dest_layout::lock(&git_dir),
             scratch: dest_layout::attest_scratch(&git_dir),
-            records_created: format == HashKind::Sha256,
+            records_created: true,
             git_dir,
         })
     }

@@ -418,7 +418,16 @@ fn corrupt_object(corrupt: &CorruptInput) -> Option<ObjectReport> {
         CorruptInput::Malformed { id, kind, .. } | CorruptInput::Translate { id, kind, .. } => {
             (id, Some(kind.as_str()), None)
         }
-        CorruptInput::Pack(_) | CorruptInput::Loose(_) => return None,
+        CorruptInput::SourceMapDisagrees { id, kind, map, .. } => {
+            return Some(ObjectReport {
+                id: id.to_string(),
+                kind: Some(kind.as_str()),
+                file: Some(map.display().to_string()),
+            });
+        }
+        CorruptInput::Pack(_) | CorruptInput::Loose(_) | CorruptInput::SourceMap { .. } => {
+            return None;
+        }
     };
     Some(ObjectReport {
         id: id.to_string(),

@@ -17,6 +17,7 @@ use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use super::exit_class::{ExitClass, UsageError};
+use git_rehash::hash::{HashKind, ObjectId};
 use git_rehash::idmap::{
     ForEachError, HexPrefix, IdMap, MapRow, Resolution, Resolver, export_rows, open_with_shares,
 };
@@ -262,17 +263,21 @@ fn json_string(line: &mut Vec<u8>, input: &[u8]) {
     line.push(b'"');
 }
 
-/// The header of git-filter-repo's `commit-map` (`"%-40s %s\n" % ("old", "new")`).
-const COMMIT_MAP_HEADER: &str = "old                                      new\n";
+/// The header of git-filter-repo's `commit-map` (`"%-40s %s\n" % ("old",
+/// "new")`, the width that of an old name).
+fn commit_map_header(old: HashKind) -> String {
+    format!("{:<width$} new\n", "old", width = old.hex_len())
+}
 /// The first line git requires in `objects/loose-object-idx` (git's loose.c).
 const LOOSE_OBJECT_IDX_HEADER: &str = "# loose-object-idx\n";
 
 fn export(maps: &[IdMap], format: Format, out: &mut impl Write) -> anyhow::Result<()> {
-    let header: &str = match format {
-        Format::Tsv => "sha1\tsha256\ttype\n",
-        Format::CommitMap => COMMIT_MAP_HEADER,
-        Format::LooseObjectIdx => LOOSE_OBJECT_IDX_HEADER,
-        Format::Text | Format::Json => "",
+    let direction = maps[0].direction()?;
+    let header = match format {
+        Format::Tsv => "sha1\tsha256\ttype\n".to_string(),
+        Format::CommitMap => commit_map_header(direction.source()),
+        Format::LooseObjectIdx => LOOSE_OBJECT_IDX_HEADER.to_string(),
+        Format::Text | Format::Json => String::new(),
     };
     out.write_all(header.as_bytes())
         .context("writing the export")?;
@@ -288,18 +293,15 @@ fn export(maps: &[IdMap], format: Format, out: &mut impl Write) -> anyhow::Resul
                 row_json_fields(&mut line, row);
                 line.extend_from_slice(b"}\n");
             }
-            // git reads "<storage id> <compat id>": DEST stores SHA-256.
+            // git reads "<storage id> <compat id>": DEST's name first.
             Format::LooseObjectIdx => {
-                row.sha256.write_hex(&mut line);
-                line.push(b' ');
-                row.sha1.write_hex(&mut line);
-                line.push(b'\n');
+                let (source, dest) = direction.split(row.sha1, row.sha256);
+                pair_line(&mut line, dest, source)
             }
+            // Old, then new.
             Format::CommitMap => {
-                row.sha1.write_hex(&mut line);
-                line.push(b' ');
-                row.sha256.write_hex(&mut line);
-                line.push(b'\n');
+                let (source, dest) = direction.split(row.sha1, row.sha256);
+                pair_line(&mut line, source, dest)
             }
         }
         out.write_all(&line)
@@ -311,13 +313,25 @@ fn export(maps: &[IdMap], format: Format, out: &mut impl Write) -> anyhow::Resul
     }
 }
 
+/// `<first> <second>\n`
+fn pair_line(line: &mut Vec<u8>, first: ObjectId, second: ObjectId) {
+    first.write_hex(line);
+    line.push(b' ');
+    second.write_hex(line);
+    line.push(b'\n');
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn commit_map_header_is_filter_repos() {
-        assert_eq!(COMMIT_MAP_HEADER, format!("{:<40} {}\n", "old", "new"));
+        assert_eq!(
+            commit_map_header(HashKind::Sha1),
+            "old                                      new\n"
+        );
+        assert_eq!(commit_map_header(HashKind::Sha256).len(), 64 + 5);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `git-rehash translate-text`: copy stdin to stdout, rewriting the SHA-1
-//! names of commits and tags found in the map to their SHA-256 names.
+//! `git-rehash translate-text`: copy stdin to stdout, rewriting the names
+//! SOURCE gave commits and tags found in the map to DEST's names (SHA-1 to
+//! SHA-256, or SHA-256 to SHA-1 for a DEST converted from SHA-256).
 //!
 //! Exit status: 0 when the text was copied (unknown or ambiguous names are
 //! reported, not errors), 2 on usage errors (no map database where one is
@@ -12,7 +13,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::map_cmd::open_map;
-use git_rehash::hash::ObjectId;
+use git_rehash::hash::{HashKind, ObjectId};
 use git_rehash::idmap::{HexPrefix, Resolution, Resolver};
 use git_rehash::textmap::{BoxError, Lookup, NameLookup, RewriteOptions, rewrite_text};
 
@@ -35,6 +36,7 @@ pub struct TranslateTextArgs {
 
 pub fn run(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
     let maps = open_map(args.map.as_deref(), args.repo.as_deref())?;
+    let quoted = maps[0].direction()?.source();
     let mut resolver = Resolver::over(&maps)?;
     resolver.hold_snapshot()?;
     let opts = RewriteOptions {
@@ -43,7 +45,7 @@ pub fn run(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
     let counts = rewrite_text(
         std::io::stdin().lock(),
         std::io::stdout().lock(),
-        &mut MapLookup(resolver),
+        &mut MapLookup { resolver, quoted },
         opts,
     )?;
     if !args.quiet {
@@ -55,20 +57,33 @@ pub fn run(args: TranslateTextArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Commits and tags of the map, by SHA-1 name or abbreviation.
-struct MapLookup<'m>(Resolver<'m>);
+/// Commits and tags of the map, by SOURCE's name or abbreviation.
+struct MapLookup<'m> {
+    resolver: Resolver<'m>,
+    /// SOURCE's hash, which the text quotes.
+    quoted: HashKind,
+}
 
 impl NameLookup for MapLookup<'_> {
-    fn lookup(&mut self, sha1_hex: &[u8]) -> Result<Lookup, BoxError> {
-        let prefix = HexPrefix::parse(sha1_hex)?;
-        Ok(match self.0.resolve_committish_sha1(&prefix)? {
-            Resolution::Found(row) => Lookup::Found(row.sha256),
-            Resolution::Missing => Lookup::Unknown,
-            Resolution::Ambiguous => Lookup::Ambiguous,
-        })
+    fn quoted(&self) -> HashKind {
+        self.quoted
     }
 
-    fn unique_sha256_len(&mut self, sha256: &ObjectId, at_least: usize) -> Result<usize, BoxError> {
-        Ok(self.0.unique_sha256_len(sha256, at_least)?)
+    fn lookup(&mut self, hex: &[u8]) -> Result<Lookup, BoxError> {
+        let prefix = HexPrefix::parse(hex)?;
+        Ok(
+            match self.resolver.resolve_committish(&prefix, self.quoted)? {
+                Resolution::Found(row) => Lookup::Found(match self.quoted {
+                    HashKind::Sha1 => row.sha256,
+                    HashKind::Sha256 => row.sha1,
+                }),
+                Resolution::Missing => Lookup::Unknown,
+                Resolution::Ambiguous => Lookup::Ambiguous,
+            },
+        )
+    }
+
+    fn unique_len(&mut self, id: &ObjectId, at_least: usize) -> Result<usize, BoxError> {
+        Ok(self.resolver.unique_len(id, at_least)?)
     }
 }

@@ -17,7 +17,7 @@ use serde::Serialize;
 
 use super::command_report::CommandReport;
 use super::progress_bars::Bars;
-use super::verify_statement::{Verdict, is_sha256, run_statement_only};
+use super::verify_statement::{Verdict, run_statement_only, statement_only};
 use git_rehash::attest::Subject;
 use git_rehash::progress::{NoProgress, Progress};
 use git_rehash::verify::{VerifyOptions, VerifyReport, verify};
@@ -26,7 +26,7 @@ use git_rehash::verify::{VerifyOptions, VerifyReport, verify};
 pub struct VerifyArgs {
     /// A repository written by `git-rehash convert`.
     dest: PathBuf,
-    /// The SHA-1 repository it was converted from: also compare refs, check
+    /// The repository it was converted from: also compare refs, check
     /// that every source object is mapped, and check forward the objects
     /// whose inverse translation is not exact.
     #[arg(long)]
@@ -48,8 +48,9 @@ pub struct VerifyArgs {
     /// Also check DEST's signed statements (refs/rehash/attestation):
     /// every signature, through `git verify-tag`, and that DEST's refs,
     /// map and packs are those the newest one names. A SHA-1 repository
-    /// (a MIRROR `export-sha1 --attest` wrote) is checked for its
-    /// statement only, with --map naming the map that pairs it.
+    /// with no map of its own (a MIRROR `export-sha1 --attest` wrote) is
+    /// checked for its statement only, with --map naming the map that
+    /// pairs it.
     #[arg(long)]
     attestation: bool,
     /// The allowed signers file for SSH signatures
@@ -98,7 +99,7 @@ impl VerifyResult {
 }
 
 pub fn run(args: VerifyArgs) -> anyhow::Result<ExitCode> {
-    if args.attestation && !is_sha256(&args.dest)? {
+    if args.attestation && statement_only(&args.dest)? {
         return run_statement_only(&args.dest, args.map.as_deref(), args.allowed_signers);
     }
     let opts = VerifyOptions {
@@ -212,7 +213,7 @@ fn print_report(
     if report.created_objects > 0 {
         writeln!(
             out,
-            "note: {} object(s) were created by the conversion (--rekey-notes) or by `attest` (signed statements) and have no SHA-1; checked by name and type",
+            "note: {} object(s) were created by the conversion (--rekey-notes) or by `attest` (signed statements) and have no name in SOURCE's hash; checked by name and type",
             report.created_objects
         )?;
     }

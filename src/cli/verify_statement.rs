@@ -10,10 +10,14 @@ use std::process::ExitCode;
 
 use git_rehash::attest::{CheckOptions, Checked, SourceStatement, Subject, check, object_format};
 use git_rehash::hash::HashKind;
+use git_rehash::repo::dest_layout;
 
-/// Whether the repository at `dest` names its objects by SHA-256.
-pub fn is_sha256(dest: &Path) -> anyhow::Result<bool> {
-    Ok(object_format(dest)? == HashKind::Sha256)
+/// Whether `verify --attestation` checks the repository at `dest` for its
+/// statements alone: a SHA-1 repository without a map of its own is a
+/// MIRROR `export-sha1` wrote (its objects are paired by DEST's map); a
+/// conversion's DEST, SHA-256 or SHA-1, has its map in `rehash/`.
+pub fn statement_only(dest: &Path) -> anyhow::Result<bool> {
+    Ok(object_format(dest)? == HashKind::Sha1 && !dest_layout::map_db(dest).is_file())
 }
 
 /// What was found of DEST's statements.
@@ -112,8 +116,8 @@ impl Verdict {
 }
 
 /// `verify --attestation` of a repository `verify` does not check
-/// otherwise (not a SHA-256 DEST: a MIRROR `export-sha1 --attest` wrote,
-/// whose map is DEST's, named with `--map`).
+/// otherwise (not a conversion's DEST: a MIRROR `export-sha1 --attest`
+/// wrote, whose map is DEST's, named with `--map`).
 pub fn run_statement_only(
     repo: &Path,
     map: Option<&Path>,

@@ -3,6 +3,7 @@
 //! argument each.
 
 use super::options::ConvertOptions;
+use super::source_map::SourceMap;
 use super::source_objects::inventory::Inventory;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
@@ -13,6 +14,8 @@ use crate::translate::TranslateOptions;
 pub struct Run<'a> {
     pub opts: &'a ConvertOptions,
     pub inventory: &'a Inventory,
+    /// SOURCE's own map, when SOURCE is a git-rehash DEST.
+    pub source_map: Option<&'a SourceMap>,
     /// The refs this run carries (its own options', or those DEST
     /// records); `None`: every object SOURCE holds is converted.
     pub selection: Option<&'a RefSelection>,

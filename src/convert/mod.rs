@@ -42,6 +42,7 @@ mod resume;
 mod scan;
 mod segments;
 mod shared_pool;
+mod source_map;
 mod source_objects;
 mod submodules;
 mod tag_peel;
@@ -80,11 +81,11 @@ pub fn convert(
     progress: &dyn Progress,
 ) -> Result<ConvertOutcome, ConvertError> {
     if opts.rekey_notes && opts.git_compat_map {
-        // git's compat map needs a SHA-1 for every object; the re-keyed
-        // notes commits and trees have none.
+        // git's compat map needs SOURCE's name of every object; the
+        // re-keyed notes commits and trees have none.
         return Err(Refusal::IncompatibleOptions(
-            "--rekey-notes creates objects that have no SHA-1 name, which --git-compat-map \
-             (extensions.compatObjectFormat) cannot describe; use one or the other"
+            "--rekey-notes creates objects that have no name in SOURCE's hash, which \
+             --git-compat-map (extensions.compatObjectFormat) cannot describe; use one or the other"
                 .into(),
         )
         .into());
@@ -128,6 +129,7 @@ fn convert_in_pool(
         selection,
         ref_format,
         inventory,
+        source_map,
         mut table,
         dest,
         map,
@@ -136,6 +138,7 @@ fn convert_in_pool(
     let run = Run {
         opts,
         inventory: &inventory,
+        source_map: source_map.as_ref(),
         selection: selection.as_ref(),
         // Verbatim mergetags are allowed per commit, for the commits the
         // plan found (`ObjectTable::keeps_mergetags`).
@@ -175,8 +178,26 @@ fn convert_in_pool(
     dest::leftovers::clean_leftovers(&dest, &map)?;
     map.set_meta("state", "converting")?;
 
+    // SOURCE refused while its objects are named (a SHA-1 form that shows
+    // a collision attack, a name SOURCE's own map disagrees with): a first
+    // run leaves nothing behind, as a refusal before the writes does.
+    let refused = |e: ConvertError, dest: dest::Dest| -> Result<_, ConvertError> {
+        if fresh && matches!(e, ConvertError::Corrupt(_)) {
+            dest.discard()?;
+        }
+        Err(e)
+    };
     let (written, mut map, map_run) =
-        write::write_objects(&run, &table, waves, &pairs, &dest.path, map)?;
+        match write::write_objects(&run, &table, waves, &pairs, &dest.path, map) {
+            Ok(written) => written,
+            Err(e) => return refused(e, dest),
+        };
+    // Every object is named: SOURCE's own map must agree with every name.
+    if let Some(source_map) = &source_map
+        && let Err(e) = source_map.check(&table)
+    {
+        return refused(e, dest);
+    }
     outcome.blobs_copied_compressed = written.blobs_copied;
     outcome.unknown_headers = written.mapped.unknown_headers;
     outcome.verbatim_mergetag_commits = table.verbatim_mergetag_count() as u64;
@@ -188,7 +209,7 @@ fn convert_in_pool(
 
     // Every object is named now: the fold and the bitmap meet them by
     // their SHA-256 names through one index.
-    let names = source_objects::by_sha256::BySha256::new(&table);
+    let names = source_objects::by_dest_name::ByDestName::new(&table);
     let folded = finish::fold_segments(&dest.path, &mut map, map_run, &names, &stops, progress)?;
     if let Some(folded) = &folded {
         outcome.packs_written = 1;

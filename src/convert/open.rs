@@ -15,10 +15,10 @@ use super::outcome::ConvertOutcome;
 use super::phase;
 use super::resume::{self, Existing};
 use super::shared_pool::{self, SharedPool};
+use super::source_map::SourceMap;
 use super::source_objects::inventory::Inventory;
 use super::source_objects::read_cache;
 use super::source_objects::table::ObjectTable;
-use crate::hash::HashKind;
 use crate::idmap::IdMap;
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
@@ -36,6 +36,8 @@ pub struct Opened {
     pub ref_format: RefStorage,
     /// SOURCE's packs and loose objects.
     pub inventory: Inventory,
+    /// SOURCE's own map, when SOURCE is a git-rehash DEST.
+    pub source_map: Option<SourceMap>,
     /// Every object of SOURCE; those with map rows are marked converted.
     pub table: ObjectTable,
     pub dest: Dest,
@@ -53,11 +55,12 @@ pub fn open(
     outcome: &mut ConvertOutcome,
 ) -> Result<Opened, ConvertError> {
     let source = open_source(opts)?;
+    let source_map = SourceMap::open(&source)?;
     let existing = resume::open_existing(opts, &source)?;
     let pool = pool_of(opts, existing.as_ref())?;
     stops.kill_point(phase::START);
 
-    let source_refs = refs::read_source_refs(&source.git_dir, HashKind::Sha1)?;
+    let source_refs = refs::read_source_refs(&source.git_dir, source.object_format)?;
     if let Some(operation) = refs::in_progress_in_table(&source_refs) {
         return Err(Refusal::InProgress {
             path: source.git_dir.clone(),
@@ -111,6 +114,7 @@ pub fn open(
         selection: settled.selection,
         ref_format,
         inventory,
+        source_map,
         table,
         dest,
         map,

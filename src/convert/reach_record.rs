@@ -12,6 +12,10 @@
 //! this run's) and is deleted once the indexes are written; a run begins
 //! it anew.
 //!
+//! The file is checksummed as git's files are (`pack/hashfile.rs`, SHA-1
+//! trailer), so bytes the disk changed between the map pass and the finish
+//! step are an error naming the file, not a wrong bitmap.
+//!
 //! A record, in little-endian 32-bit words: the table index, git's type
 //! code, the committer time (two words, low first; 0 unless a commit),
 //! the count of children, then the children's table indices. An object
@@ -25,9 +29,13 @@ use std::path::{Path, PathBuf};
 
 use crate::convert::error::ConvertError;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::HashKind;
 use crate::object::{ObjectKind, for_each_reference};
+use crate::pack::hashfile::{HashFile, trailer_matches};
 use crate::pack::reach::{committer_time, followed_by_walk};
+
+/// The checksum the file ends with.
+const TRAILER: HashKind = HashKind::Sha1;
 
 /// What one object reaches, as table indices.
 pub struct Reached {
@@ -36,7 +44,7 @@ pub struct Reached {
 }
 
 impl Reached {
-    /// What the SHA-1 object `body` of `kind` reaches, if every reference
+    /// What the SOURCE object `body` of `kind` reaches, if every reference
     /// git's walk follows is in `table`. Blobs reach nothing: no record.
     pub fn of(table: &ObjectTable, kind: ObjectKind, body: &[u8]) -> Option<Reached> {
         if kind == ObjectKind::Blob {
@@ -46,16 +54,14 @@ impl Reached {
         let mut complete = true;
         table
             .with_recent(|recent| {
-                for_each_reference(kind, body, HashKind::Sha1, |id, role| {
+                let source = table.direction().source();
+                for_each_reference(kind, body, source, |id, role| {
                     if !followed_by_walk(role) {
                         return;
                     }
-                    match id {
-                        ObjectId::Sha1(raw) => match recent.find(&raw) {
-                            Some(at) => children.push(at),
-                            None => complete = false,
-                        },
-                        ObjectId::Sha256(_) => complete = false,
+                    match recent.find(&id) {
+                        Some(at) => children.push(at),
+                        None => complete = false,
                     }
                 })
             })
@@ -79,7 +85,7 @@ impl Reached {
 /// The scratch file the map pass writes records to.
 pub struct ReachRecorder {
     path: PathBuf,
-    out: BufWriter<File>,
+    out: HashFile<BufWriter<File>>,
 }
 
 impl ReachRecorder {
@@ -88,7 +94,7 @@ impl ReachRecorder {
         let file = File::create(path).map_err(|e| ConvertError::io(path, e))?;
         Ok(ReachRecorder {
             path: path.to_owned(),
-            out: BufWriter::with_capacity(1 << 20, file),
+            out: HashFile::new(BufWriter::with_capacity(1 << 20, file), TRAILER),
         })
     }
 
@@ -104,7 +110,7 @@ impl ReachRecorder {
         words[2] = reached.time as u64 as u32;
         words[3] = ((reached.time as u64) >> 32) as u32;
         words[4] = reached.children.len() as u32;
-        let write = |out: &mut BufWriter<File>| -> std::io::Result<()> {
+        let write = |out: &mut HashFile<BufWriter<File>>| -> std::io::Result<()> {
             for w in words.iter().chain(reached.children.iter()) {
                 out.write_all(&w.to_le_bytes())?;
             }
@@ -113,13 +119,23 @@ impl ReachRecorder {
         write(&mut self.out).map_err(|e| ConvertError::io(&self.path, e))
     }
 
-    /// Ends the file; returns its path.
+    /// Ends the file with its checksum; returns its path.
     pub fn finish(self) -> Result<PathBuf, ConvertError> {
         let ReachRecorder { path, out } = self;
-        out.into_inner()
+        let (buffered, _) = out
+            .finish_with_trailer()
+            .map_err(|e| ConvertError::io(&path, e))?;
+        buffered
+            .into_inner()
             .map_err(|e| ConvertError::io(&path, e.into_error()))?;
         Ok(path)
     }
+}
+
+/// The records of a whole file as [`ReachRecorder`] wrote it, once its
+/// checksum is checked; `None` when the checksum does not match.
+pub fn checked_body(file: &[u8]) -> Option<&[u8]> {
+    trailer_matches(TRAILER, file).then(|| &file[..file.len() - TRAILER.raw_len()])
 }
 
 /// One record read back.
@@ -177,7 +193,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn records_read_back_as_written_and_a_short_write_ends_them() {
+    fn records_read_back_as_written_a_short_write_ends_them_and_a_changed_byte_is_caught() {
         let dir = std::env::temp_dir().join(format!("reach-record-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("reach-records");
@@ -194,12 +210,15 @@ mod tests {
             };
             recorder.record(*at, *kind, &reached).unwrap();
         }
-        let bytes = std::fs::read(recorder.finish().unwrap()).unwrap();
-        let read: Vec<_> = records(&bytes)
+        let mut file = std::fs::read(recorder.finish().unwrap()).unwrap();
+        let bytes = checked_body(&file).expect("the checksum matches");
+        let read: Vec<_> = records(bytes)
             .map(|(_, r)| (r.at, r.kind, r.time, r.children().collect::<Vec<_>>()))
             .collect();
         assert_eq!(read, written);
         assert_eq!(records(&bytes[..bytes.len() - 1]).count(), 2);
+        file[4] ^= 1;
+        assert!(checked_body(&file).is_none(), "a changed byte is caught");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

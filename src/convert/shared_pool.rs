@@ -89,9 +89,9 @@ impl SharedPool {
     pub fn load(&self, table: &mut ObjectTable) -> Result<u64, ConvertError> {
         let mut shared = 0u64;
         for map in &self.maps {
-            for_each_row(map, table, |table, i, kind, sha256| {
+            for_each_row(map, table, |table, i, kind, dest| {
                 if !table.is_mapped(i) {
-                    table.set_shared(i, kind, sha256);
+                    table.set_shared(i, kind, dest);
                     shared += 1;
                 }
             })?;

@@ -13,7 +13,7 @@ use crate::refs::Peeled;
 
 /// What SOURCE's object `id` peels to.
 pub fn peel(inventory: &Inventory, table: &ObjectTable, id: &ObjectId) -> Peeled {
-    let known = table.find_id(id).and_then(|at| table.kind(at));
+    let known = table.find(id).and_then(|at| table.kind(at));
     if known.is_some_and(|kind| kind != ObjectKind::Tag) {
         return Peeled::NotATag;
     }

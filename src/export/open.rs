@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use super::error::{ExportError, ExportRefusal};
 use crate::durable::PathError;
 use crate::gitconfig::GitConfig;
+use crate::hash::HashKind;
 use crate::idmap::IdMap;
 use crate::refs::{RefSelection, RefStorage};
 use crate::repo::{SourceRepo, dest_layout, mirror_layout};
@@ -54,6 +55,15 @@ pub fn open_dest(path: &Path) -> Result<DestRepo, ExportError> {
         .get("extensions.objectformat")
         .unwrap_or("sha1")
         .to_ascii_lowercase();
+    if format == "sha1" && dest_layout::map_db(&git_dir).is_file() {
+        return Err(refuse(
+            "it is the SHA-1 side of a conversion from SHA-256 already (`git-rehash convert` \
+             of a SHA-256 SOURCE): it needs no export; push it, or run `git-rehash convert` \
+             on it to go back to SHA-256"
+                .into(),
+        )
+        .into());
+    }
     if format != "sha256" || !dest_layout::head(&git_dir).is_file() {
         return Err(refuse(format!(
             "it is not a SHA-256 repository (object format {format}); DEST is what \
@@ -94,6 +104,16 @@ pub fn open_dest(path: &Path) -> Result<DestRepo, ExportError> {
 /// the export's working directories and takes their lock.
 pub fn open_mirror(path: &Path, dest: &Path) -> Result<MirrorRepo, ExportError> {
     let repo = SourceRepo::open(path).map_err(ExportError::Mirror)?;
+    if repo.object_format != HashKind::Sha1 {
+        return Err(ExportRefusal::NotAConversion {
+            path: path.to_path_buf(),
+            reason: format!(
+                "MIRROR uses object format {}; export-sha1 writes into a SHA-1 repository",
+                repo.object_format
+            ),
+        }
+        .into());
+    }
     if repo.ref_storage == RefStorage::Reftable {
         return Err(ExportRefusal::MirrorLayout {
             path: path.to_path_buf(),

@@ -197,7 +197,7 @@ fn translate_target(
         return Ok(target.clone());
     };
     let value = match names.created(id).and_then(|c| c.base) {
-        Some(base) => ObjectId::Sha256(base),
+        Some(base) => base,
         None => *id,
     };
     names

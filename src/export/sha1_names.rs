@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::error::ExportError;
+use crate::gitlink_maps::external_map::surrogate_for;
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::verify::{Created, GitlinkPair, MapIndex};
@@ -57,10 +58,7 @@ impl Names {
     /// The object `id`, if `--rekey-notes` created it in DEST (it has no
     /// SHA-1 name).
     pub fn created(&self, id: &ObjectId) -> Option<Created> {
-        match id {
-            ObjectId::Sha256(raw) => self.index.find_created(raw).map(|(_, c)| c),
-            ObjectId::Sha1(_) => None,
-        }
+        self.index.find_created(id).map(|(_, c)| c)
     }
 
     /// Whether the SHA-1 name `id` is one DEST's map knows.
@@ -77,7 +75,7 @@ impl Names {
 
     /// Names the gitlink target `id` by its surrogate; returns it.
     pub fn add_surrogate(&mut self, id: &ObjectId) -> ObjectId {
-        let surrogate = surrogate_sha1(id);
+        let surrogate = surrogate_for(id);
         if let (ObjectId::Sha256(a), ObjectId::Sha1(b)) = (id, surrogate) {
             self.surrogates.insert(*a, b);
         }
@@ -87,16 +85,4 @@ impl Names {
     pub fn surrogate_count(&self) -> u64 {
         self.surrogates.len() as u64
     }
-}
-
-/// The placeholder SHA-1 name of a gitlink target no map knows: the
-/// SHA-1 of `"git-rehash surrogate gitlink " + <sha256 hex>`, the mirror
-/// image of `convert`'s surrogate, so the same target always gets the
-/// same name and no real object has it.
-pub fn surrogate_sha1(id: &ObjectId) -> ObjectId {
-    use sha1::{Digest, Sha1};
-    let mut h = Sha1::new();
-    h.update(b"git-rehash surrogate gitlink ");
-    h.update(id.to_hex().as_bytes());
-    ObjectId::Sha1(h.finalize().into())
 }

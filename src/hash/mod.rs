@@ -4,10 +4,12 @@
 //! Every id carries its hash kind, so conversion code always says which side
 //! of the SHA-1 -> SHA-256 translation it is on.
 
+mod direction;
 mod kind;
 mod oid;
 mod prefix_buckets;
 
+pub use direction::Direction;
 pub use kind::HashKind;
 pub use oid::{HexError, ObjectId};
 pub use prefix_buckets::PrefixBuckets;

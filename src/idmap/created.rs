@@ -1,6 +1,7 @@
-//! Objects the conversion created in DEST, with no SHA-1 counterpart
-//! (migration 0003, `created`): recorded so that `verify` can tell them
-//! from stray objects, and so that DEST's refs to them are explained.
+//! Objects the conversion created in DEST, with no counterpart in SOURCE's
+//! hash (migrations 0003 and 0011, `created`): recorded so that `verify`
+//! can tell them from stray objects, and so that DEST's refs to them are
+//! explained. They are named in DEST's hash, either one.
 
 use rusqlite::params;
 
@@ -12,7 +13,8 @@ use crate::object::ObjectKind;
 /// One created object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CreatedRow {
-    pub sha256: ObjectId,
+    /// Its name in DEST's hash.
+    pub name: ObjectId,
     pub kind: ObjectKind,
     /// Why it exists (`rekey-notes`).
     pub reason: String,
@@ -30,20 +32,20 @@ impl IdMap {
         {
             let mut stmt = tx
                 .prepare_cached(
-                    "INSERT OR REPLACE INTO created (sha256, type, reason, ref, base)
+                    "INSERT OR REPLACE INTO created (name, type, reason, ref, base)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(sql)?;
             for row in rows {
-                let (name, base) = match &row.stands_for {
+                let (ref_name, base) = match &row.stands_for {
                     Some((name, base)) => (Some(name.as_str()), Some(base.as_bytes())),
                     None => (None, None),
                 };
                 stmt.execute(params![
-                    row.sha256.as_bytes(),
+                    row.name.as_bytes(),
                     row.kind.pack_code(),
                     row.reason,
-                    name,
+                    ref_name,
                     base
                 ])
                 .map_err(sql)?;
@@ -52,11 +54,11 @@ impl IdMap {
         tx.commit().map_err(sql)
     }
 
-    /// Every created object, by SHA-256.
+    /// Every created object, by name.
     pub fn created(&self) -> Result<Vec<CreatedRow>, IdMapError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT sha256, type, reason, ref, base FROM created ORDER BY sha256")
+            .prepare("SELECT name, type, reason, ref, base FROM created ORDER BY name")
             .map_err(|e| self.sql(e))?;
         let raw = stmt
             .query_map([], |r| {
@@ -75,28 +77,36 @@ impl IdMap {
             reason,
         };
         raw.into_iter()
-            .map(|(sha256, code, reason, name, base)| {
-                let sha256 = ObjectId::from_raw(HashKind::Sha256, &sha256)
-                    .ok_or_else(|| corrupt("created: sha256 of wrong length".into()))?;
+            .map(|(raw, code, reason, ref_name, base)| {
+                let name = id_of(&raw)
+                    .ok_or_else(|| corrupt(format!("created: a name of {} bytes", raw.len())))?;
                 let kind = u8::try_from(code)
                     .ok()
                     .and_then(ObjectKind::from_pack_code)
-                    .ok_or_else(|| corrupt(format!("created: type {code} for {sha256}")))?;
+                    .ok_or_else(|| corrupt(format!("created: type {code} for {name}")))?;
                 let base = base
                     .map(|b| {
-                        ObjectId::from_raw(HashKind::Sha256, &b)
-                            .ok_or_else(|| corrupt(format!("created: base of {sha256}")))
+                        id_of(&b)
+                            .filter(|b| b.kind() == name.kind())
+                            .ok_or_else(|| corrupt(format!("created: base of {name}")))
                     })
                     .transpose()?;
                 Ok(CreatedRow {
-                    sha256,
+                    name,
                     kind,
                     reason,
-                    stands_for: name.zip(base),
+                    stands_for: ref_name.zip(base),
                 })
             })
             .collect()
     }
+}
+
+/// The id `raw` is, by its length.
+fn id_of(raw: &[u8]) -> Option<ObjectId> {
+    [HashKind::Sha1, HashKind::Sha256]
+        .into_iter()
+        .find_map(|kind| ObjectId::from_raw(kind, raw))
 }
 
 #[cfg(test)]
@@ -109,13 +119,13 @@ mod tests {
         let mut map = IdMap::open_rw(&dir.path().join("map.sqlite")).unwrap();
         let rows = vec![
             CreatedRow {
-                sha256: ObjectId::Sha256([1; 32]),
+                name: ObjectId::Sha256([1; 32]),
                 kind: ObjectKind::Tree,
                 reason: "rekey-notes".into(),
                 stands_for: None,
             },
             CreatedRow {
-                sha256: ObjectId::Sha256([2; 32]),
+                name: ObjectId::Sha256([2; 32]),
                 kind: ObjectKind::Commit,
                 reason: "rekey-notes".into(),
                 stands_for: Some(("refs/notes/commits".into(), ObjectId::Sha256([3; 32]))),
@@ -124,6 +134,15 @@ mod tests {
         map.record_created(&rows).unwrap();
         map.record_created(&rows).unwrap();
         assert_eq!(map.created().unwrap(), rows);
+        // A conversion into SHA-1 creates SHA-1 objects.
+        let sha1 = vec![CreatedRow {
+            name: ObjectId::Sha1([4; 20]),
+            kind: ObjectKind::Commit,
+            reason: "rekey-notes".into(),
+            stands_for: Some(("refs/notes/commits".into(), ObjectId::Sha1([5; 20]))),
+        }];
+        map.record_created(&sha1).unwrap();
+        assert_eq!(map.created().unwrap(), [rows, sha1].concat());
         assert_eq!(map.count().unwrap(), 0, "no pairs were added");
     }
 }

@@ -6,7 +6,7 @@
 //! to 40 digits must be looked up on both sides, and a SHA-256 lookup went
 //! through the index and then the table for the type. So:
 //!
-//! - `objects_by_sha256` is `(sha256, type)`: with the primary key (sha1)
+//! - `objects_by_dest_name` is `(sha256, type)`: with the primary key (sha1)
 //!   that every index of a WITHOUT ROWID table carries, it covers the
 //!   query, and a SHA-256 lookup never visits the table. Uniqueness on
 //!   `(sha256, type)` instead of `sha256` differs only for two objects of
@@ -62,11 +62,11 @@ fn key(first: &[u8], bits: u32) -> usize {
 /// Page cache for the index build, in KiB: SQLite's default.
 const SORTER_CACHE_KIB: i64 = 2000;
 
-/// Makes `objects_by_sha256` the covering `(sha256, type)` index and fills
+/// Makes `objects_by_dest_name` the covering `(sha256, type)` index and fills
 /// both filters from the current rows. Runs in the caller's transaction.
 pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
     let columns: i64 = conn.query_row(
-        "SELECT count(*) FROM pragma_index_info('objects_by_sha256')",
+        "SELECT count(*) FROM pragma_index_info('objects_by_dest_name')",
         [],
         |r| r.get(0),
     )?;
@@ -78,7 +78,7 @@ pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
     }
     if columns == 1 {
         // Built by an older version on (sha256) alone.
-        conn.execute_batch("DROP INDEX objects_by_sha256")?;
+        conn.execute_batch("DROP INDEX objects_by_dest_name")?;
     }
     // SQLite's sorter may use helper threads for the index build (it is
     // the last sequential step of a conversion), as many as --jobs allows.
@@ -90,7 +90,7 @@ pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
     // gets SQLite's default back.
     conn.pragma_update(None, "cache_size", -SORTER_CACHE_KIB)?;
     conn.execute_batch(
-        "CREATE UNIQUE INDEX IF NOT EXISTS objects_by_sha256 ON objects (sha256, type);
+        "CREATE UNIQUE INDEX IF NOT EXISTS objects_by_dest_name ON objects (sha256, type);
          DELETE FROM prefix_filter;",
     )?;
     let names: i64 = conn.query_row("SELECT count(*) FROM objects", [], |r| r.get(0))?;
@@ -124,7 +124,7 @@ pub(super) fn build(conn: &Connection) -> rusqlite::Result<()> {
 /// reverse index) gets the lookup aids now; a map not yet indexed gets them
 /// from `finish_load` like a new one.
 pub(super) fn upgrade_indexed_map(tx: &Transaction<'_>) -> rusqlite::Result<()> {
-    if schema_has(tx, "index", "objects_by_sha256")? {
+    if schema_has(tx, "index", "objects_by_dest_name")? {
         build(tx)
     } else {
         Ok(())

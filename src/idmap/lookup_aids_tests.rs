@@ -109,7 +109,7 @@ fn a_map_indexed_by_an_older_version_is_upgraded_on_open() {
             )
             .unwrap();
         }
-        conn.execute_batch("CREATE UNIQUE INDEX objects_by_sha256 ON objects (sha256)")
+        conn.execute_batch("CREATE UNIQUE INDEX objects_by_dest_name ON objects (sha256)")
             .unwrap();
     }
     let ids: Vec<String> = rows.iter().map(|r| r.sha256.to_hex()).collect();
@@ -126,7 +126,7 @@ fn a_map_indexed_by_an_older_version_is_upgraded_on_open() {
     let columns: i64 = map
         .conn
         .query_row(
-            "SELECT count(*) FROM pragma_index_info('objects_by_sha256')",
+            "SELECT count(*) FROM pragma_index_info('objects_by_dest_name')",
             [],
             |r| r.get(0),
         )

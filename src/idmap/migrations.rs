@@ -78,6 +78,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0009_waiting_rows.sql"),
         then: None,
     },
+    Migration {
+        id: 11,
+        sql: include_str!("../../migrations/0011_created_in_either_hash.sql"),
+        then: None,
+    },
 ];
 
 /// The highest migration number this build knows.

@@ -46,4 +46,4 @@ pub use ref_selection::REF_SELECTION;
 pub use row::MapRow;
 pub use row_stream::export_rows;
 pub use shared_maps::{SHARED_WITH, open_shared_maps, open_with_shares};
-pub use store::{ForEachError, IdMap};
+pub use store::{DIRECTION, ForEachError, IdMap};

@@ -3,7 +3,7 @@
 //!
 //! A hex string names an object by prefix (git's `get_short_oid`): on the
 //! SHA-1 side it is a range scan of the clustered primary key, on the
-//! SHA-256 side a range scan of `objects_by_sha256`. SQLite compares blobs
+//! SHA-256 side a range scan of `objects_by_dest_name`. SQLite compares blobs
 //! with `memcmp` and then by length, so the rows starting with the prefix
 //! are exactly `lo <= id < hi`, where `lo` is the prefix's bytes (an odd
 //! trailing digit filling the high half of the last byte) and `hi` is `lo`
@@ -207,6 +207,8 @@ const SELECT_SHA1_EQ: &str = "SELECT sha1, sha256, type FROM objects WHERE sha1 
 const SELECT_SHA256_EQ: &str = "SELECT sha1, sha256, type FROM objects WHERE sha256 = ?1";
 const SELECT_COMMITTISH_BY_SHA1: &str = "SELECT sha1, sha256, type FROM objects \
      WHERE sha1 >= ?1 AND sha1 < ?2 AND type IN (1, 4) ORDER BY sha1 LIMIT 2";
+const SELECT_COMMITTISH_BY_SHA256: &str = "SELECT sha1, sha256, type FROM objects \
+     WHERE sha256 >= ?1 AND sha256 < ?2 AND type IN (1, 4) ORDER BY sha256 LIMIT 2";
 
 /// Resolves ids against open maps with prepared statements, optionally
 /// inside one read transaction per map (one WAL snapshot for a whole
@@ -222,10 +224,11 @@ pub struct Resolver<'m> {
 struct Probe<'m> {
     map: &'m IdMap,
     by_sha1: Statement<'m>,
-    by_sha256: Statement<'m>,
+    by_dest_name: Statement<'m>,
     sha1_eq: Statement<'m>,
     sha256_eq: Statement<'m>,
     committish_by_sha1: Statement<'m>,
+    committish_by_dest_name: Statement<'m>,
     /// The prefix filters of the SHA-1 and SHA-256 sides, opened with the
     /// snapshot (they are only valid within it).
     filters: [Option<PrefixFilter<'m>>; 2],
@@ -264,45 +267,45 @@ impl<'m> Resolver<'m> {
         Ok(matches.resolution())
     }
 
-    /// What `prefix` names among commits and tags on the SHA-1 side only
-    /// (git's `core.disambiguate=committish`): what a SHA-1 id quoted in
-    /// prose usually means.
-    pub fn resolve_committish_sha1(
+    /// What `prefix` names among commits and tags on the `side` only
+    /// (git's `core.disambiguate=committish`): what an id of that hash
+    /// quoted in prose usually means.
+    pub fn resolve_committish(
         &mut self,
         prefix: &HexPrefix,
+        side: HashKind,
     ) -> Result<Resolution, IdMapError> {
         let mut matches = Matches::default();
-        if prefix.fits(HashKind::Sha1) {
+        if prefix.fits(side) {
             let range = prefix.range();
             for probe in &mut self.probes {
-                scan(
-                    probe.map,
-                    &mut probe.committish_by_sha1,
-                    &range,
-                    &mut matches,
-                )?;
+                let stmt = match side {
+                    HashKind::Sha1 => &mut probe.committish_by_sha1,
+                    HashKind::Sha256 => &mut probe.committish_by_dest_name,
+                };
+                scan(probe.map, stmt, &range, &mut matches)?;
             }
         }
         Ok(matches.resolution())
     }
 
-    /// The shortest abbreviation of `sha256`, at least `at_least` digits,
-    /// that names only it among the SHA-256 names in the maps (git's
+    /// The shortest abbreviation of `id`, at least `at_least` digits, that
+    /// names only it among the names of its hash in the maps (git's
     /// `repo_find_unique_abbrev` for the maps' objects).
-    pub fn unique_sha256_len(
-        &mut self,
-        sha256: &ObjectId,
-        at_least: usize,
-    ) -> Result<usize, IdMapError> {
-        let hex = sha256.to_hex();
-        let full = HashKind::Sha256.hex_len();
+    pub fn unique_len(&mut self, id: &ObjectId, at_least: usize) -> Result<usize, IdMapError> {
+        let hex = id.to_hex();
+        let full = id.kind().hex_len();
         let mut len = at_least.clamp(MIN_ABBREV, full);
         while len < full {
             let prefix = HexPrefix::parse(&hex.as_bytes()[..len]).expect("lower-case hex digits");
             let range = prefix.range();
             let mut matches = Matches::default();
             for probe in &mut self.probes {
-                scan(probe.map, &mut probe.by_sha256, &range, &mut matches)?;
+                let stmt = match id.kind() {
+                    HashKind::Sha1 => &mut probe.by_sha1,
+                    HashKind::Sha256 => &mut probe.by_dest_name,
+                };
+                scan(probe.map, stmt, &range, &mut matches)?;
             }
             if !matches.is_ambiguous() {
                 break;
@@ -326,10 +329,11 @@ impl<'m> Probe<'m> {
         Ok(Probe {
             map,
             by_sha1: prepare(SELECT_BY_SHA1)?,
-            by_sha256: prepare(SELECT_BY_SHA256)?,
+            by_dest_name: prepare(SELECT_BY_SHA256)?,
             sha1_eq: prepare(SELECT_SHA1_EQ)?,
             sha256_eq: prepare(SELECT_SHA256_EQ)?,
             committish_by_sha1: prepare(SELECT_COMMITTISH_BY_SHA1)?,
+            committish_by_dest_name: prepare(SELECT_COMMITTISH_BY_SHA256)?,
             filters: [None, None],
             in_snapshot: false,
         })
@@ -394,7 +398,7 @@ impl<'m> Probe<'m> {
             let stmt = if prefix.len() == HashKind::Sha256.hex_len() {
                 &mut self.sha256_eq
             } else {
-                &mut self.by_sha256
+                &mut self.by_dest_name
             };
             scan(self.map, stmt, range, matches)?;
         }

@@ -191,7 +191,7 @@ fn copy_staged(conn: &Connection, path: &Path) -> Result<bool, IdMapError> {
     .map_err(sql)?;
     insert_merged(conn, path, "temp.staged_objects")?;
     conn.execute_batch(
-        "CREATE UNIQUE INDEX temp.staged_objects_by_sha256 ON staged_objects (sha256, type);
+        "CREATE UNIQUE INDEX temp.staged_objects_by_dest_name ON staged_objects (sha256, type);
          CREATE TEMP VIEW objects AS
              SELECT sha1, sha256, type FROM main.objects
              UNION

@@ -7,8 +7,11 @@ use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 use super::error::IdMapError;
 use super::row::MapRow;
 use super::{lookup_aids, migrations, staged};
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::{Direction, HashKind, ObjectId};
 use crate::object::ObjectKind;
+
+/// The `meta` key of the direction of the conversion ([`Direction::name`]).
+pub const DIRECTION: &str = "direction";
 
 /// Address space SQLite may map (`PRAGMA mmap_size`): 64 GiB, far above
 /// any map (about 130 bytes per object).
@@ -86,11 +89,15 @@ impl IdMap {
 
     /// Opens an existing database read-only (queries, exports, verification).
     pub fn open_read_only(path: &Path) -> Result<Self, IdMapError> {
-        let conn = Connection::open_with_flags(
-            path,
-            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|source| IdMapError::Open {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        Self::reader(path, path, flags)
+    }
+
+    /// A read-only connection to the database at `path`, opened as `name`
+    /// (the path itself or a URI) with `flags`, its schema checked and its
+    /// staged rows shadowed in.
+    fn reader<P: AsRef<Path>>(path: &Path, name: P, flags: OpenFlags) -> Result<Self, IdMapError> {
+        let conn = Connection::open_with_flags(name, flags).map_err(|source| IdMapError::Open {
             path: path.to_path_buf(),
             source,
         })?;
@@ -108,6 +115,28 @@ impl IdMap {
         }
         map.shadowed = staged::shadow(&map.conn, path)?;
         Ok(map)
+    }
+
+    /// Opens, read-only, a database that belongs to a repository this run
+    /// must not write (SOURCE's own map): SQLite's `immutable` parameter,
+    /// so that nothing is created beside it (no `-shm`, no `-wal`) and no
+    /// lock is taken. What a write-ahead log holds beyond its last
+    /// checkpoint is not seen: an older, consistent state of the map.
+    pub fn open_immutable(path: &Path) -> Result<Self, IdMapError> {
+        use std::os::unix::ffi::OsStrExt as _;
+        let mut uri = String::from("file:");
+        for &b in path.as_os_str().as_bytes() {
+            if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
+                uri.push(char::from(b));
+            } else {
+                uri.push_str(&format!("%{b:02X}"));
+            }
+        }
+        uri.push_str("?mode=ro&immutable=1");
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        Self::reader(path, Path::new(&uri), flags)
     }
 
     pub fn path(&self) -> &Path {
@@ -190,6 +219,19 @@ impl IdMap {
             .query_row("SELECT value FROM meta WHERE key = ?1", [key], |r| r.get(0))
             .optional()
             .map_err(|e| self.sql(e))
+    }
+
+    /// Which way the conversion that wrote this map goes, as its `meta`
+    /// records it ([`DIRECTION`]); a map written before the reverse
+    /// direction existed records none and is SHA-1 to SHA-256.
+    pub fn direction(&self) -> Result<Direction, IdMapError> {
+        match self.meta(DIRECTION)? {
+            None => Ok(Direction::FORWARD),
+            Some(name) => Direction::from_name(&name).ok_or_else(|| IdMapError::CorruptRow {
+                path: self.path.clone(),
+                reason: format!("meta {DIRECTION} is {name:?}, which names no direction"),
+            }),
+        }
     }
 
     /// Rows in the map, staged or not.
@@ -319,6 +361,35 @@ mod tests {
         })
         .unwrap();
         assert_eq!(seen, rows);
+    }
+
+    /// SOURCE's own map is read without a file appearing beside it, even
+    /// in a directory whose name needs escaping in a URI.
+    #[test]
+    fn an_immutable_open_reads_and_leaves_no_file_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("a dir?#%");
+        std::fs::create_dir(&sub).unwrap();
+        let path = sub.join("map.sqlite");
+        {
+            let mut map = IdMap::open_rw(&path).unwrap();
+            map.load((0..10).map(row)).unwrap();
+            map.finish_load().unwrap();
+            map.set_meta(DIRECTION, Direction::REVERSE.name()).unwrap();
+        }
+        let before: Vec<_> = std::fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        let map = IdMap::open_immutable(&path).unwrap();
+        assert_eq!(map.count().unwrap(), 10);
+        assert_eq!(map.direction().unwrap(), Direction::REVERSE);
+        drop(map);
+        let after: Vec<_> = std::fs::read_dir(&sub)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(before, after);
     }
 
     #[test]

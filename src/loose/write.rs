@@ -70,5 +70,10 @@ mod tests {
             (kind, body.as_slice()),
             (ObjectKind::Blob, b"hello\n".as_slice())
         );
+        // A SHA-1 store's object, named by the caller.
+        let sha1 = crate::object::sha1_object_id(ObjectKind::Blob, b"hello\n").unwrap();
+        write_loose_named(dir.path(), sha1, ObjectKind::Blob, b"hello\n").unwrap();
+        let (_, body) = crate::loose::read_loose(dir.path(), &sha1).unwrap();
+        assert_eq!(body, b"hello\n");
     }
 }

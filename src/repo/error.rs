@@ -22,10 +22,10 @@ pub enum SourceError {
         .0.display()
     )]
     NotARepository(PathBuf),
-    /// A repository of another object format where a SHA-1 one is read.
+    /// A repository of an object format git-rehash does not convert.
     #[error(
-        "{} uses object format {format}, not sha1; name a SHA-1 repository here (it may be a \
-         conversion already: `git-rehash verify` checks one)",
+        "{} uses object format {format}, which git-rehash does not convert; name a SHA-1 or \
+         SHA-256 repository here",
         path.display()
     )]
     ObjectFormat { path: PathBuf, format: String },
@@ -34,7 +34,7 @@ pub enum SourceError {
 }
 
 impl SourceError {
-    /// What kind of stop it is: a path that names no SHA-1 repository is
+    /// What kind of stop it is: a path that names no repository it reads is
     /// the caller's mistake; one that cannot be converted as it is needs a
     /// decision; a read that failed may succeed when retried.
     pub fn kind(&self) -> ErrorKind {

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::alternates;
 use super::error::SourceError;
 use crate::gitconfig::GitConfig;
+use crate::hash::HashKind;
 use crate::refs::RefStorage;
 
 /// A source repository's directories and settings.
@@ -21,13 +22,16 @@ pub struct SourceRepo {
     /// followed recursively), in git's order: part of its object store.
     pub alternates: Vec<PathBuf>,
     pub config: GitConfig,
+    /// The hash that names its objects (`extensions.objectFormat`): a
+    /// conversion goes from it to the other.
+    pub object_format: HashKind,
     /// The ref backend (`extensions.refStorage`).
     pub ref_storage: RefStorage,
 }
 
 impl SourceRepo {
-    /// Finds the git directory of `path` and checks that it is a SHA-1
-    /// repository git-rehash can convert.
+    /// Finds the git directory of `path` and checks that it is a SHA-1 or
+    /// SHA-256 repository git-rehash can convert.
     pub fn open(path: &Path) -> Result<Self, SourceError> {
         let git_dir = find_git_dir(path)?;
         let config_path = git_dir.join("config");
@@ -44,11 +48,16 @@ impl SourceRepo {
                 }
             })?,
         };
+        let object_format = object_format(&config).map_err(|format| SourceError::ObjectFormat {
+            path: git_dir.clone(),
+            format,
+        })?;
         let mut repo = SourceRepo {
             objects_dir: git_dir.join("objects"),
             git_dir,
             alternates: Vec::new(),
             config,
+            object_format,
             ref_storage,
         };
         repo.check_supported()?;
@@ -68,17 +77,6 @@ impl SourceRepo {
             path: self.git_dir.clone(),
             reason,
         };
-        let format = self
-            .config
-            .get("extensions.objectformat")
-            .unwrap_or("sha1")
-            .to_ascii_lowercase();
-        if format != "sha1" {
-            return Err(SourceError::ObjectFormat {
-                path: self.git_dir.clone(),
-                format,
-            });
-        }
         let shallow = self.git_dir.join("shallow");
         if std::fs::metadata(&shallow)
             .map(|m| m.len() > 0)
@@ -103,6 +101,21 @@ impl SourceRepo {
         }
         Ok(())
     }
+}
+
+/// The hash a repository names its objects with: `extensions.objectFormat`,
+/// SHA-1 when unset (git's `repository_format`); git's compat setting
+/// (`extensions.compatObjectFormat`) changes nothing here. Another name is
+/// returned as the error.
+fn object_format(config: &GitConfig) -> Result<HashKind, String> {
+    let name = config
+        .get("extensions.objectformat")
+        .unwrap_or("sha1")
+        .to_ascii_lowercase();
+    [HashKind::Sha1, HashKind::Sha256]
+        .into_iter()
+        .find(|kind| kind.name() == name)
+        .ok_or(name)
 }
 
 /// git's discovery, restricted to the given path: a work tree with `.git`

@@ -22,7 +22,7 @@ mod test_support;
 
 pub use commit::translate_commit;
 pub use error::TranslateError;
-pub use tag::{SIGNATURE_STARTS, translate_tag};
+pub use tag::{SIGNATURE_STARTS, translate_tag, translate_tag_with_unterminated_signature};
 pub use tree::{translate_tree, translate_tree_by};
 
 use std::sync::LazyLock;

@@ -6,7 +6,7 @@
 use super::error::TranslateError;
 use super::tag::tests::{F_SIG1, HDR, SIG1, obj};
 use super::test_support::{back, fwd, hex, id1, id2, pairs, translate};
-use super::{TranslateOptions, translate_object};
+use super::{TranslateOptions, translate_object, translate_tag_with_unterminated_signature};
 use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind::{Blob, Commit, Tag, Tree};
 
@@ -54,6 +54,45 @@ fn signature_without_final_lf_does_not_round_trip() {
         back(Tag, &sha256),
         format!("{}{HDR}crafted\n{SIG1}", obj(id1))
     );
+}
+
+/// The translation that restores what a signature without final LF lost
+/// gives the original back, in both directions; a tag whose signature
+/// field is followed by the header's end has no such other translation.
+#[test]
+fn a_signature_without_final_lf_is_restored_when_asked() {
+    let restored = |body: &str, from: HashKind| {
+        let mut out = Vec::new();
+        let to = from.other();
+        translate_tag_with_unterminated_signature(body.as_bytes(), from, to, &pairs(), &mut out)
+            .unwrap()
+            .then(|| String::from_utf8(out).unwrap())
+    };
+    let sig = SIG1.trim_end_matches('\n');
+    for (side, from) in [
+        (id1 as fn(u8) -> ObjectId, HashKind::Sha1),
+        (id2, HashKind::Sha256),
+    ] {
+        for message in ["crafted\n", "", "two\n\nparagraphs\n"] {
+            let original = format!("{}{HDR}\n{message}{sig}", obj(side));
+            let (other, _) = translate(Tag, original.as_bytes(), from, false).unwrap();
+            let other = String::from_utf8(other).unwrap();
+            assert_eq!(
+                restored(&other, from.other()),
+                Some(original),
+                "{message:?}"
+            );
+        }
+        // Signed as git signs, with a final LF: only the plain translation.
+        let clean = format!("{}{HDR}\nmsg\n{SIG1}", obj(side));
+        let (other, _) = translate(Tag, clean.as_bytes(), from, false).unwrap();
+        assert_eq!(
+            restored(&String::from_utf8(other).unwrap(), from.other()),
+            None
+        );
+    }
+    let unsigned = format!("{}{HDR}\nmsg\n", obj(id2));
+    assert_eq!(restored(&unsigned, HashKind::Sha256), None);
 }
 
 /// Not a documented exception: only the last signature-looking line counts, so an

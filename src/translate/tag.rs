@@ -82,6 +82,52 @@ pub(super) fn append_translated_tag(
     Ok(())
 }
 
+/// The other tag `body` (a `from`-side tag) may be the translation of:
+/// one whose in-body signature had no final LF. Moving such a signature
+/// into a header field, git lets its last line swallow the empty line
+/// that ends the header (`add_header_signature`), so the field of the
+/// `to` hash's signature is then followed by the message instead of by an
+/// empty line, and translating back gives the signature an LF and loses
+/// the empty line (docs/translation.md, "Round trips"). This gives the tag
+/// with both restored into `out`, or `false` (and `out` untouched) when
+/// the field is followed by the empty line. Which of the two translations
+/// was the original only a name known beforehand can tell (the map of an
+/// earlier conversion): the caller keeps whichever hashes to it.
+pub fn translate_tag_with_unterminated_signature(
+    body: &[u8],
+    from: HashKind,
+    to: HashKind,
+    map: &dyn IdMapper,
+    out: &mut Vec<u8>,
+) -> Result<bool, TranslateError> {
+    let Some(end) = signature_field_end(body, signature_field(to)) else {
+        return Ok(false);
+    };
+    if body.get(end) == Some(&b'\n') {
+        return Ok(false);
+    }
+    let restored = [&body[..end], b"\n", &body[end..]].concat();
+    translate_tag(&restored, from, to, map, out)?;
+    if out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    Ok(true)
+}
+
+/// Where the header field `name` of a tag ends (after its last
+/// continuation line), if the header, which ends at the first empty line,
+/// holds it.
+fn signature_field_end(body: &[u8], name: &[u8]) -> Option<usize> {
+    let mut lines = line_starts(body).skip(1);
+    let start = lines.by_ref().find(|&i| {
+        body[i] == b'\n' || (body[i..].starts_with(name) && body.get(i + name.len()) == Some(&b' '))
+    })?;
+    if body[start] == b'\n' {
+        return None;
+    }
+    Some(lines.find(|&i| body[i] != b' ').unwrap_or(body.len()))
+}
+
 /// Offsets of every line start in `buf` (0 and after each LF, if in range).
 fn line_starts(buf: &[u8]) -> impl Iterator<Item = usize> + '_ {
     std::iter::once(0)

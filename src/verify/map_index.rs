@@ -1,6 +1,7 @@
 //! The map database read into memory for verification: every row sorted by
-//! SHA-256 (the direction the verifier looks up), a SHA-1 -> row index for
-//! the forward checks, and one "seen in DEST" flag per row.
+//! SHA-256, a SHA-1 -> row index, so that either name finds its row, and one
+//! "seen in DEST" flag per row. Which name is DEST's follows the direction
+//! the map records.
 //!
 //! Built from the database directly (not from the converter's object
 //! table), so a bug in the converter's table cannot hide itself here.
@@ -8,7 +9,7 @@
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::{Direction, HashKind, ObjectId};
 use crate::idmap::{ForEachError, IdMap, IdMapError};
 use crate::object::ObjectKind;
 
@@ -33,8 +34,8 @@ pub struct MapIndex {
     /// Extra pairs that are not objects of DEST: gitlink targets (submodule
     /// commits), sorted by SHA-256. Used for translation only.
     gitlinks: Vec<GitlinkPair>,
-    /// Objects the conversion created (`--rekey-notes`), with no SHA-1:
-    /// sorted by SHA-256, each with its "seen in DEST" flag.
+    /// Objects the conversion created (`--rekey-notes`), with no name in
+    /// SOURCE's hash: sorted by name, each with its "seen in DEST" flag.
     created: Vec<Created>,
     created_seen: Vec<AtomicBool>,
     /// The rows of the pools DEST shares objects with (`shared.rs`): names
@@ -43,16 +44,19 @@ pub struct MapIndex {
     /// Positions of the commits translated with a verbatim mergetag
     /// (`--unmapped-mergetags=verbatim`), sorted.
     verbatim_mergetags: Vec<u32>,
+    /// Which way the conversion went: DEST's names are `direction.dest()`'s.
+    direction: Direction,
 }
 
 /// An object of the map's `created` table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Created {
-    pub sha256: [u8; 32],
+    /// Its name, in DEST's hash.
+    pub name: ObjectId,
     pub kind: ObjectKind,
     /// For a commit a ref names instead of SOURCE's translated value: that
     /// translated value (the commit's parent).
-    pub base: Option<[u8; 32]>,
+    pub base: Option<ObjectId>,
 }
 
 impl MapIndex {
@@ -62,19 +66,14 @@ impl MapIndex {
         let mut rows = Vec::with_capacity(map.count()? as usize);
         read_rows(&map, &mut rows)?;
         let mut index = Self::from_rows(rows);
+        index.direction = map.direction()?;
         let created = map
             .created()?
             .into_iter()
-            .filter_map(|row| match (row.sha256, row.stands_for) {
-                (ObjectId::Sha256(sha256), stands_for) => Some(Created {
-                    sha256,
-                    kind: row.kind,
-                    base: stands_for.and_then(|(_, base)| match base {
-                        ObjectId::Sha256(b) => Some(b),
-                        ObjectId::Sha1(_) => None,
-                    }),
-                }),
-                _ => None,
+            .map(|row| Created {
+                name: row.name,
+                kind: row.kind,
+                base: row.stands_for.map(|(_, base)| base),
             })
             .collect();
         index.set_created(created);
@@ -109,18 +108,24 @@ impl MapIndex {
         self.verbatim_mergetags.len()
     }
 
-    /// Sets the objects the conversion created (no SHA-1 counterpart).
+    /// Which way the conversion went.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    /// Sets the objects the conversion created (no counterpart in SOURCE's
+    /// hash).
     pub fn set_created(&mut self, mut created: Vec<Created>) {
-        created.sort_unstable_by_key(|c| c.sha256);
-        created.dedup_by_key(|c| c.sha256);
+        created.sort_unstable_by_key(|c| c.name);
+        created.dedup_by_key(|c| c.name);
         self.created_seen = created.iter().map(|_| AtomicBool::new(false)).collect();
         self.created = created;
     }
 
     /// The created object named `id`, and its position.
-    pub fn find_created(&self, id: &[u8; 32]) -> Option<(u32, Created)> {
+    pub fn find_created(&self, id: &ObjectId) -> Option<(u32, Created)> {
         self.created
-            .binary_search_by(|c| c.sha256.cmp(id))
+            .binary_search_by(|c| c.name.cmp(id))
             .ok()
             .map(|p| (p as u32, self.created[p]))
     }
@@ -146,12 +151,8 @@ impl MapIndex {
     /// Whether `found` (a ref's value in DEST) is a created commit standing
     /// on `expected` (the translation of SOURCE's value).
     pub fn stands_on(&self, found: &ObjectId, expected: &ObjectId) -> bool {
-        match (found, expected) {
-            (ObjectId::Sha256(f), ObjectId::Sha256(e)) => self
-                .find_created(f)
-                .is_some_and(|(_, c)| c.base.as_ref() == Some(e)),
-            _ => false,
-        }
+        self.find_created(found)
+            .is_some_and(|(_, c)| c.base.as_ref() == Some(expected))
     }
 
     pub fn from_rows(mut rows: Vec<Row>) -> Self {
@@ -168,6 +169,7 @@ impl MapIndex {
             created_seen: Vec::new(),
             shared: None,
             verbatim_mergetags: Vec::new(),
+            direction: Direction::FORWARD,
         }
     }
 
@@ -199,6 +201,32 @@ impl MapIndex {
 
     pub fn row(&self, pos: u32) -> Row {
         self.rows[pos as usize]
+    }
+
+    /// The position of the row that names `id`, in either hash.
+    pub fn find(&self, id: &ObjectId) -> Option<u32> {
+        match id {
+            ObjectId::Sha1(raw) => self.find_sha1(raw),
+            ObjectId::Sha256(raw) => self.find_sha256(raw),
+        }
+    }
+
+    /// The name the row at `pos` gives its object in `hash`.
+    pub fn name_in(&self, pos: u32, hash: HashKind) -> ObjectId {
+        let row = self.rows[pos as usize];
+        match hash {
+            HashKind::Sha1 => ObjectId::Sha1(row.sha1),
+            HashKind::Sha256 => ObjectId::Sha256(row.sha256),
+        }
+    }
+
+    /// The other name of `id`, either way: [`MapIndex::reverse`] or
+    /// [`MapIndex::forward`].
+    pub fn other_name(&self, id: &ObjectId) -> Option<ObjectId> {
+        match id.kind() {
+            HashKind::Sha1 => self.forward(id),
+            HashKind::Sha256 => self.reverse(id),
+        }
     }
 
     /// The position of the row whose SHA-256 is `id`.
@@ -288,13 +316,7 @@ impl MapIndex {
     /// Whether `id` (of kind `hash`) is an object of the map (created
     /// objects included) or of the pools DEST shares with.
     pub fn contains(&self, id: &ObjectId) -> bool {
-        let own = match (id.kind(), id) {
-            (HashKind::Sha256, ObjectId::Sha256(raw)) => {
-                self.find_sha256(raw).is_some() || self.find_created(raw).is_some()
-            }
-            (HashKind::Sha1, ObjectId::Sha1(raw)) => self.find_sha1(raw).is_some(),
-            _ => false,
-        };
+        let own = self.find(id).is_some() || self.find_created(id).is_some();
         own || self.shared.as_ref().is_some_and(|s| s.contains(id))
     }
 }

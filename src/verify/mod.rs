@@ -2,12 +2,13 @@
 //!
 //! It re-reads DEST from its files, not from anything the converter kept:
 //! - every object of every pack (and any loose object) is decoded and its
-//!   SHA-256 name recomputed;
+//!   name recomputed in DEST's hash (SHA-256, or SHA-1 for a conversion
+//!   from SHA-256: the direction the map records);
 //! - the map database is read into memory on its own ([`MapIndex`]), and
-//!   each tree, commit and tag is translated *back* to SHA-1 through it
-//!   (`translate_object(.., Sha256, Sha1, ..)`, the inverse of the
-//!   conversion); the SHA-1 of the result must be the one the map pairs it
-//!   with, and the map row must have the object's type;
+//!   each tree, commit and tag is translated *back* to SOURCE's hash
+//!   through it (the inverse of the conversion); the name of the result
+//!   must be the one the map pairs it with, and the map row must have the
+//!   object's type;
 //! - every map row must have its object in DEST, and no name may appear in
 //!   two rows;
 //! - every ref, peeled value and reflog entry of DEST must name an object of
@@ -54,7 +55,8 @@ use crate::repo::{SourceRepo, dest_layout};
 pub struct VerifyOptions {
     /// The converted repository.
     pub dest: PathBuf,
-    /// The original SHA-1 repository, for the ref and forward checks.
+    /// The repository DEST was converted from, for the ref and forward
+    /// checks.
     pub source: Option<PathBuf>,
     /// The map database (default: `DEST/rehash/map.sqlite`).
     pub map: Option<PathBuf>,
@@ -153,11 +155,22 @@ fn verify_in_pool(
     }
     progress.finish();
 
+    let direction = index.direction();
     let source = opts
         .source
         .as_deref()
         .map(|path| -> Result<_, VerifyError> {
             let repo = SourceRepo::open(path)?;
+            if repo.object_format != direction.source() {
+                return Err(VerifyError::NotAConversion {
+                    path: path.to_path_buf(),
+                    reason: format!(
+                        "SOURCE uses object format {}; DEST was converted from {}",
+                        repo.object_format,
+                        direction.source()
+                    ),
+                });
+            }
             source::SourceObjects::open(&repo)
         })
         .transpose()?;
@@ -184,18 +197,18 @@ fn verify_in_pool(
 
     for created in index.unseen_created() {
         sink.report(Problem::MissingCreated {
-            sha256: ObjectId::Sha256(created.sha256),
+            name: created.name,
             kind: created.kind,
         });
     }
 
     progress.start("verifying refs", None);
-    let dest_refs = read_source_refs(dest, HashKind::Sha256)?;
+    let dest_refs = read_source_refs(dest, direction.dest())?;
     let mut refs_checked = refs_check::check_dest_refs(&dest_refs, &index, &sink);
     let mut source_objects_checked = 0;
     let mut source_objects_left_out = 0;
     if let Some(source) = &source {
-        let source_refs = read_source_refs(&source.git_dir, HashKind::Sha1)?;
+        let source_refs = read_source_refs(&source.git_dir, direction.source())?;
         let source_refs = match &selection {
             Some(selection) => source_refs.selected(selection),
             None => source_refs,
@@ -210,9 +223,7 @@ fn verify_in_pool(
         let unmapped = ids.par_iter().filter(|id| !index.contains(id));
         match selection {
             Some(_) => source_objects_left_out = unmapped.count() as u64,
-            None => {
-                unmapped.for_each(|id| sink.report(Problem::SourceObjectUnmapped { sha1: *id }))
-            }
+            None => unmapped.for_each(|id| sink.report(Problem::SourceObjectUnmapped { id: *id })),
         }
     }
     progress.finish();

@@ -1,6 +1,8 @@
-//! Checking every object DEST stores: its SHA-256 name, its map row, and
-//! the inverse translation (SHA-256 body -> SHA-1 body, through the map
-//! read backwards), whose SHA-1 must be the one the map records.
+//! Checking every object DEST stores: its name in DEST's hash, its map
+//! row, and the inverse translation (DEST's body -> SOURCE's body, through
+//! the map read backwards), whose name in SOURCE's hash must be the one the
+//! map records. DEST's hash is SHA-256 or, for a conversion from SHA-256,
+//! SHA-1 (named with collision detection, as git names them).
 //!
 //! Packs are decoded in parallel over their delta trees
 //! ([`Pack::traverse`]); if a pack cannot be traversed (a corrupt entry
@@ -17,10 +19,9 @@ use super::error::VerifyError;
 use super::map_index::MapIndex;
 use super::problem::Problem;
 use super::source::SourceObjects;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::{Direction, ObjectId};
 use crate::loose;
-use crate::object::ObjectKind;
-use crate::object::{sha1_object_id, sha256_object_id};
+use crate::object::{ObjectKind, object_id};
 use crate::pack::{DeltaCache, Pack, PackError, crc_mismatches, list_packs};
 use crate::progress::Progress;
 use crate::translate::{TranslateOptions, translate_object};
@@ -83,6 +84,11 @@ pub struct Checker<'a> {
 }
 
 impl Checker<'_> {
+    /// Which way the conversion went.
+    fn direction(&self) -> Direction {
+        self.index.direction()
+    }
+
     /// Checks every pack under `objects/pack` and every loose object.
     pub fn check_repository(&self, objects_dir: &Path) -> Result<(), super::error::VerifyError> {
         let pack_dir = objects_dir.join("pack");
@@ -90,7 +96,7 @@ impl Checker<'_> {
         for idx in packs {
             self.check_pack(&idx);
         }
-        match loose::list_loose(objects_dir, HashKind::Sha256) {
+        match loose::list_loose(objects_dir, self.direction().dest()) {
             Ok(ids) => ids.par_iter().for_each(|id| {
                 match loose::read_loose(objects_dir, id) {
                     Ok((kind, body)) => self.check_object(*id, kind, &body),
@@ -110,7 +116,7 @@ impl Checker<'_> {
     }
 
     fn check_pack(&self, idx_path: &Path) {
-        let pack = match Pack::open(idx_path, HashKind::Sha256) {
+        let pack = match Pack::open(idx_path, self.direction().dest()) {
             Ok(pack) => pack,
             Err(e) => {
                 return self.sink.report(Problem::Unreadable {
@@ -176,7 +182,17 @@ impl Checker<'_> {
     /// Checks one object whose stored name is `stored`.
     pub fn check_object(&self, stored: ObjectId, kind: ObjectKind, body: &[u8]) {
         let sink = self.sink;
-        let actual = sha256_object_id(kind, body);
+        let direction = self.direction();
+        let untranslatable = |reason: String| Problem::Untranslatable {
+            id: stored,
+            kind,
+            to: direction.source(),
+            reason,
+        };
+        let actual = match object_id(direction.dest(), kind, body) {
+            Ok(actual) => actual,
+            Err(collision) => return sink.report(untranslatable(collision.to_string())),
+        };
         if actual != stored {
             return sink.report(Problem::NameMismatch {
                 stored,
@@ -184,11 +200,8 @@ impl Checker<'_> {
                 actual,
             });
         }
-        let ObjectId::Sha256(raw) = stored else {
-            unreachable!("a SHA-256 store names objects in SHA-256")
-        };
-        let Some(pos) = self.index.find_sha256(&raw) else {
-            return self.check_created(stored, raw, kind, body.len());
+        let Some(pos) = self.index.find(&stored) else {
+            return self.check_created(stored, kind, body.len());
         };
         if self.index.mark_seen(pos) {
             return; // stored twice; checked already
@@ -203,41 +216,31 @@ impl Checker<'_> {
                 mapped: row.kind,
             });
         }
-        let mapped = ObjectId::Sha1(row.sha1);
+        let mapped = self.index.name_in(pos, direction.source());
         // A mergetag kept verbatim is copied back only where the map says
         // the conversion kept one; anywhere else it is a mismatch.
         let opts = TranslateOptions {
             verbatim_mergetags: self.index.keeps_mergetags(pos),
             ..TranslateOptions::default()
         };
-        let mut sha1_body = Vec::new();
-        let reverse = |id: &ObjectId| self.index.reverse(id);
+        let mut source_body = Vec::new();
+        let other = |id: &ObjectId| self.index.other_name(id);
         if let Err(e) = translate_object(
             kind,
             body,
-            HashKind::Sha256,
-            HashKind::Sha1,
-            &reverse,
+            direction.dest(),
+            direction.source(),
+            &other,
             opts,
-            &mut sha1_body,
+            &mut source_body,
         ) {
-            return sink.report(Problem::Untranslatable {
-                id: stored,
-                kind,
-                reason: e.to_string(),
-            });
+            return sink.report(untranslatable(e.to_string()));
         }
-        let sha1 = match sha1_object_id(kind, &sha1_body) {
+        let back = match object_id(direction.source(), kind, &source_body) {
             Ok(id) => id,
-            Err(e) => {
-                return sink.report(Problem::Untranslatable {
-                    id: stored,
-                    kind,
-                    reason: e.to_string(),
-                });
-            }
+            Err(collision) => return sink.report(untranslatable(collision.to_string())),
         };
-        if sha1 == mapped {
+        if back == mapped {
             return;
         }
         // The inverse is exact only under the conditions docs/translation.md
@@ -245,14 +248,13 @@ impl Checker<'_> {
         // give DEST's body back, the object is one of those exceptions
         // (e.g. a tag whose signature lacks its final LF): only SOURCE can
         // tell whether the map row is right.
-        let forward = |id: &ObjectId| self.index.forward(id);
         let mut again = Vec::new();
         let round_trips = translate_object(
             kind,
-            &sha1_body,
-            HashKind::Sha1,
-            HashKind::Sha256,
-            &forward,
+            &source_body,
+            direction.source(),
+            direction.dest(),
+            &other,
             opts,
             &mut again,
         )
@@ -274,21 +276,21 @@ impl Checker<'_> {
                     .expect("no panics while locked")
                     .push((stored, false));
             }
-            None => sink.report(Problem::Sha1Mismatch {
+            None => sink.report(Problem::BackMismatch {
                 id: stored,
                 kind,
                 mapped,
-                actual: sha1,
+                actual: back,
             }),
         }
     }
 
     /// An object with no map row: it must be one the conversion created
-    /// (`--rekey-notes`), of the recorded type. It has no SHA-1 to check
-    /// against; its name was checked above.
-    fn check_created(&self, stored: ObjectId, raw: [u8; 32], kind: ObjectKind, len: usize) {
+    /// (`--rekey-notes`), of the recorded type. It has no name in SOURCE's
+    /// hash to check against; its name was checked above.
+    fn check_created(&self, stored: ObjectId, kind: ObjectKind, len: usize) {
         let sink = self.sink;
-        let Some((pos, created)) = self.index.find_created(&raw) else {
+        let Some((pos, created)) = self.index.find_created(&stored) else {
             return sink.report(Problem::NotInMap { id: stored, kind });
         };
         if self.index.mark_created_seen(pos) {
@@ -305,31 +307,33 @@ impl Checker<'_> {
         }
     }
 
-    /// Translates SOURCE's object `sha1` forward and compares with DEST's body.
-    fn check_against_source(&self, source: &SourceObjects, dest: Dest<'_>, sha1: ObjectId) {
+    /// Translates SOURCE's object `mapped` forward and compares with DEST's body.
+    fn check_against_source(&self, source: &SourceObjects, dest: Dest<'_>, mapped: ObjectId) {
         let Dest {
             stored,
             kind,
             body,
             opts,
         } = dest;
-        let Some((source_kind, source_body)) = source.read(&sha1) else {
-            return self.sink.report(Problem::SourceMismatch {
-                id: stored,
-                kind,
-                sha1,
-            });
+        let direction = self.direction();
+        let mismatch = || Problem::SourceMismatch {
+            id: stored,
+            kind,
+            original: mapped,
         };
-        let forward = |id: &ObjectId| self.index.forward(id);
+        let Some((source_kind, source_body)) = source.read(&mapped) else {
+            return self.sink.report(mismatch());
+        };
+        let other = |id: &ObjectId| self.index.other_name(id);
         let mut translated = Vec::new();
         let ok = source_kind == kind
-            && sha1_object_id(kind, &source_body).ok() == Some(sha1)
+            && object_id(direction.source(), kind, &source_body).ok() == Some(mapped)
             && translate_object(
                 kind,
                 &source_body,
-                HashKind::Sha1,
-                HashKind::Sha256,
-                &forward,
+                direction.source(),
+                direction.dest(),
+                &other,
                 opts,
                 &mut translated,
             )
@@ -342,11 +346,7 @@ impl Checker<'_> {
                 .expect("no panics while locked")
                 .push((stored, true));
         } else {
-            self.sink.report(Problem::SourceMismatch {
-                id: stored,
-                kind,
-                sha1,
-            });
+            self.sink.report(mismatch());
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::hash::ObjectId;
+use crate::hash::{HashKind, ObjectId};
 use crate::object::ObjectKind;
 
 /// One mismatch. Any problem makes `git-rehash verify` exit non-zero.
@@ -34,26 +34,27 @@ pub enum Problem {
         actual: ObjectKind,
         mapped: ObjectKind,
     },
-    #[error(
-        "object {id} ({kind}) translates back to SHA-1 {actual}, but the map pairs it with {mapped}"
-    )]
-    Sha1Mismatch {
+    #[error("object {id} ({kind}) translates back to {actual}, but the map pairs it with {mapped}")]
+    BackMismatch {
         id: ObjectId,
         kind: ObjectKind,
         mapped: ObjectId,
         actual: ObjectId,
     },
-    #[error("object {id} ({kind}) cannot be translated back to SHA-1: {reason}")]
+    #[error("object {id} ({kind}) cannot be translated back to {to}: {reason}")]
     Untranslatable {
         id: ObjectId,
         kind: ObjectKind,
+        /// SOURCE's hash.
+        to: HashKind,
         reason: String,
     },
-    #[error("object {id} ({kind}) differs from the translation of SOURCE's {sha1}")]
+    #[error("object {id} ({kind}) differs from the translation of SOURCE's {original}")]
     SourceMismatch {
         id: ObjectId,
         kind: ObjectKind,
-        sha1: ObjectId,
+        /// SOURCE's name of it.
+        original: ObjectId,
     },
     #[error("map row {sha1} -> {sha256} ({kind}) has no object in DEST")]
     MissingObject {
@@ -61,8 +62,8 @@ pub enum Problem {
         sha256: ObjectId,
         kind: ObjectKind,
     },
-    #[error("object {sha256} ({kind}), recorded as created by the conversion, is not in DEST")]
-    MissingCreated { sha256: ObjectId, kind: ObjectKind },
+    #[error("object {name} ({kind}), recorded as created by the conversion, is not in DEST")]
+    MissingCreated { name: ObjectId, kind: ObjectKind },
     #[error("the map names {id} in more than one row")]
     DuplicateRow { id: ObjectId },
     #[error("ref {name} names {id}, which is not an object of DEST")]
@@ -77,8 +78,8 @@ pub enum Problem {
     RefMissing { name: String, expected: String },
     #[error("ref {name} is in DEST ({found}) but not in SOURCE")]
     RefExtra { name: String, found: String },
-    #[error("object {sha1} of SOURCE has no row in the map")]
-    SourceObjectUnmapped { sha1: ObjectId },
+    #[error("object {id} of SOURCE has no row in the map")]
+    SourceObjectUnmapped { id: ObjectId },
     #[error("shared pool: {reason}")]
     SharedLayout { reason: String },
     #[error(
@@ -91,9 +92,10 @@ pub enum Problem {
         kind: ObjectKind,
         map: PathBuf,
     },
-    #[error("shared pool: object {sha1} is {own} in DEST's map but {pool} in the pool's")]
+    #[error("shared pool: object {original} is {own} in DEST's map but {pool} in the pool's")]
     SharedConflict {
-        sha1: ObjectId,
+        /// Its name in SOURCE's hash.
+        original: ObjectId,
         own: ObjectId,
         pool: ObjectId,
     },

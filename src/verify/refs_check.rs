@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use super::map_index::MapIndex;
 use super::objects_check::Sink;
 use super::problem::Problem;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::refs::rehash_refs::ATTESTATION;
 use crate::refs::{RefTarget, SourceRefs};
 
@@ -58,12 +58,13 @@ pub fn compare_with_source(
     peel: &dyn Fn(&ObjectId) -> Option<ObjectId>,
     sink: &Sink,
 ) -> u64 {
+    let to = index.direction().dest();
     let expected_value = |target: &RefTarget| match target {
-        RefTarget::Direct(id) if id.is_null() => HashKind::Sha256.null_id().to_hex(),
+        RefTarget::Direct(id) if id.is_null() => to.null_id().to_hex(),
         RefTarget::Direct(id) => index
-            .forward(id)
+            .other_name(id)
             .map(|m| m.to_hex())
-            .unwrap_or_else(|| format!("(no SHA-256 name for {id})")),
+            .unwrap_or_else(|| format!("(no {to} name for {id})")),
         RefTarget::Symbolic(name) => format!("ref: {name}"),
     };
     let found_value = |target: &RefTarget| match target {
@@ -131,20 +132,21 @@ pub fn compare_with_source(
 }
 
 /// Whether the ref value `got` is a commit the conversion created on top
-/// of `want` (both hex).
+/// of `want` (both hex, in DEST's hash).
 fn created_on_top(got: &str, want: &str, index: &MapIndex) -> bool {
-    let parse = |hex: &str| ObjectId::from_hex(HashKind::Sha256, hex.as_bytes());
+    let parse = |hex: &str| ObjectId::from_hex(index.direction().dest(), hex.as_bytes());
     match (parse(got), parse(want)) {
         (Some(got), Some(want)) => index.stands_on(&got, &want),
         _ => false,
     }
 }
 
-/// `refs/replace/<sha1>` is renamed after the replaced object's SHA-256.
+/// `refs/replace/<id>` is renamed after the replaced object's name in
+/// DEST's hash.
 fn dest_name(name: &str, index: &MapIndex) -> String {
     name.strip_prefix(REPLACE_PREFIX)
-        .and_then(|hex| ObjectId::from_hex(HashKind::Sha1, hex.as_bytes()))
-        .and_then(|id| index.forward(&id))
+        .and_then(|hex| ObjectId::from_hex(index.direction().source(), hex.as_bytes()))
+        .and_then(|id| index.other_name(&id))
         .map(|id| format!("{REPLACE_PREFIX}{id}"))
         .unwrap_or_else(|| name.to_string())
 }

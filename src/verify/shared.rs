@@ -37,6 +37,7 @@ pub fn check_share(
     sink: &Sink,
 ) -> Result<Option<MapIndex>, VerifyError> {
     let map = IdMap::open_read_only(map_file)?;
+    let direction = own.direction();
     let layout = |reason: String| sink.report(Problem::SharedLayout { reason });
     let alternates_file = dest_layout::alternates(dest);
     let Some(pool) = map.shared_with()? else {
@@ -81,17 +82,25 @@ pub fn check_share(
         }
         let first = rows.len();
         read_rows(pool_map, &mut rows)?;
-        check_present(&rows[first..], pool_map.path(), &borrowed, sink);
+        check_present(
+            &rows[first..],
+            pool_map.path(),
+            &borrowed,
+            direction.dest(),
+            sink,
+        );
     }
     let shared = MapIndex::from_rows(rows);
     own.for_each_row(|row| {
-        if let Some(pos) = shared.find_sha1(&row.sha1)
-            && shared.row(pos).sha256 != row.sha256
+        let (source, dest) =
+            direction.split(ObjectId::Sha1(row.sha1), ObjectId::Sha256(row.sha256));
+        if let Some(pos) = shared.find(&source)
+            && shared.name_in(pos, direction.dest()) != dest
         {
             sink.report(Problem::SharedConflict {
-                sha1: ObjectId::Sha1(row.sha1),
-                own: ObjectId::Sha256(row.sha256),
-                pool: ObjectId::Sha256(shared.row(pos).sha256),
+                original: source,
+                own: dest,
+                pool: shared.name_in(pos, direction.dest()),
             });
         }
     });
@@ -99,13 +108,13 @@ pub fn check_share(
 }
 
 /// Reports each of `rows` (of the map at `map_path`) whose object none of
-/// `dirs` stores, packed or loose.
-fn check_present(rows: &[Row], map_path: &Path, dirs: &[PathBuf], sink: &Sink) {
+/// `dirs` stores, packed or loose, by its name in `hash` (DEST's).
+fn check_present(rows: &[Row], map_path: &Path, dirs: &[PathBuf], hash: HashKind, sink: &Sink) {
     let mut indexes = Vec::new();
     for dir in dirs {
         let pack_dir = dir.join("pack");
         for idx in list_packs(&pack_dir).unwrap_or_default() {
-            match IndexFile::open(&idx, HashKind::Sha256) {
+            match IndexFile::open(&idx, hash) {
                 Ok(index) => indexes.push(index),
                 Err(e) => sink.report(Problem::Unreadable {
                     path: idx,
@@ -115,13 +124,16 @@ fn check_present(rows: &[Row], map_path: &Path, dirs: &[PathBuf], sink: &Sink) {
         }
     }
     rows.par_iter().for_each(|row| {
-        let id = ObjectId::Sha256(row.sha256);
+        let id = match hash {
+            HashKind::Sha1 => ObjectId::Sha1(row.sha1),
+            HashKind::Sha256 => ObjectId::Sha256(row.sha256),
+        };
         let stored = indexes.iter().any(|index| index.lookup(&id).is_some())
             || dirs.iter().any(|dir| loose::loose_path(dir, &id).is_file());
         if !stored {
             sink.report(Problem::SharedObjectMissing {
                 sha1: ObjectId::Sha1(row.sha1),
-                sha256: id,
+                sha256: ObjectId::Sha256(row.sha256),
                 kind: row.kind,
                 map: map_path.to_path_buf(),
             });

@@ -1,6 +1,6 @@
 //! Read-only access to SOURCE's objects for the forward checks: the packs
-//! (SHA-1 indexes) and loose objects of its object directory and of those
-//! it borrows from (alternates). Opened with the pack readers directly,
+//! and loose objects of its object directory and of those it borrows from
+//! (alternates), named in SOURCE's hash. Opened with the pack readers directly,
 //! not through the converter's inventory.
 
 use std::path::{Path, PathBuf};
@@ -16,6 +16,8 @@ use crate::repo::SourceRepo;
 /// SOURCE's object stores.
 pub struct SourceObjects {
     pub git_dir: PathBuf,
+    /// The hash that names its objects.
+    hash: HashKind,
     /// Its `objects/`, then its alternates.
     object_dirs: Vec<PathBuf>,
     packs: Vec<Pack>,
@@ -31,7 +33,7 @@ impl SourceObjects {
         }
         let mut packs = Vec::new();
         for idx in idx_paths {
-            let pack = Pack::open(&idx, HashKind::Sha1).map_err(|e| VerifyError::Damaged {
+            let pack = Pack::open(&idx, repo.object_format).map_err(|e| VerifyError::Damaged {
                 path: idx.clone(),
                 reason: format!("SOURCE pack: {e}"),
             })?;
@@ -39,6 +41,7 @@ impl SourceObjects {
         }
         Ok(SourceObjects {
             git_dir: repo.git_dir.clone(),
+            hash: repo.object_format,
             object_dirs,
             packs,
         })
@@ -68,7 +71,7 @@ impl SourceObjects {
             .flat_map(|p| (0..p.idx.num_objects()).map(|i| p.idx.oid_at(i)))
             .collect();
         for dir in &self.object_dirs {
-            out.extend(loose::list_loose(dir, HashKind::Sha1).unwrap_or_default());
+            out.extend(loose::list_loose(dir, self.hash).unwrap_or_default());
         }
         out
     }

@@ -16,11 +16,33 @@ use std::path::{Path, PathBuf};
 use crate::convert::error::ConvertError;
 use crate::convert::error::{DestState, Refusal};
 use crate::durable;
+use crate::hash::HashKind;
 use crate::repo::cannot_create::why_cannot_create;
 use crate::repo::dest_layout;
 
-/// The repository config that makes DEST a SHA-256 repository.
-pub(crate) const CONFIG: &str = "[core]\n\trepositoryformatversion = 1\n\tfilemode = true\n\tbare = true\n[extensions]\n\tobjectformat = sha256\n";
+/// The config that makes DEST a bare repository whose objects are named
+/// in `hash`, with `extensions` (`name = value` lines of `[extensions]`:
+/// git's compat map, reftable refs). As `git init` writes it: a SHA-256
+/// repository names its format, which needs format version 1; a SHA-1
+/// repository needs none, and stays at version 0 unless it has extensions.
+pub(crate) fn config(hash: HashKind, extensions: &[String]) -> String {
+    let mut lines: Vec<String> = Vec::new();
+    if hash != HashKind::Sha1 {
+        lines.push(format!("objectformat = {hash}"));
+    }
+    lines.extend(extensions.iter().cloned());
+    let version = if lines.is_empty() { 0 } else { 1 };
+    let mut config = format!(
+        "[core]\n\trepositoryformatversion = {version}\n\tfilemode = true\n\tbare = true\n"
+    );
+    if !lines.is_empty() {
+        config.push_str("[extensions]\n");
+        for line in lines {
+            config.push_str(&format!("\t{line}\n"));
+        }
+    }
+    config
+}
 
 /// A destination being written; holds the lock until dropped.
 pub struct Dest {
@@ -113,8 +135,7 @@ impl Dest {
 
     /// Writes `HEAD`, then `config`: the moment DEST becomes a repository
     /// (on a later run, both are rewritten, `HEAD` possibly changed).
-    /// `config` is [`CONFIG`], possibly extended (interop:
-    /// `--git-compat-map` adds `compatObjectFormat`).
+    /// `config` is [`config`]'s.
     pub fn publish(&self, head: &[u8], config: &str) -> Result<(), ConvertError> {
         durable::sync_tree(&self.path)?;
         durable::write_file(&dest_layout::head(&self.path), head)?;

@@ -2,6 +2,8 @@
 //! git would accept. Each message names the object, the file and, where
 //! there is one, the offset.
 
+use std::path::PathBuf;
+
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 
@@ -35,6 +37,25 @@ pub enum CorruptInput {
     },
     #[error("object {id} is part of a reference cycle")]
     ReferenceCycle { id: ObjectId },
+    #[error(
+        "SOURCE's map {} is not SOURCE's own: {reason}; move SOURCE's rehash/ directory aside to name objects by translation alone",
+        map.display()
+    )]
+    SourceMap { map: PathBuf, reason: String },
+    #[error(
+        "{kind} {id}: SOURCE's own map {} names it {recorded}, but its translation is named {named}: the map and SOURCE's objects disagree{}; restore the map, or move SOURCE's rehash/ directory aside to name objects by translation alone",
+        map.display(),
+        if *others > 0 { format!(" (so do {others} more objects)") } else { String::new() }
+    )]
+    SourceMapDisagrees {
+        map: PathBuf,
+        id: ObjectId,
+        kind: ObjectKind,
+        recorded: ObjectId,
+        named: ObjectId,
+        /// More objects whose rows disagree.
+        others: usize,
+    },
     #[error("cannot translate {kind} {id}")]
     Translate {
         id: ObjectId,

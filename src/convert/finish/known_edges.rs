@@ -11,8 +11,8 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 
 use crate::convert::error::ConvertError;
-use crate::convert::reach_record::records;
-use crate::convert::source_objects::by_sha256::BySha256;
+use crate::convert::reach_record::{checked_body, records};
+use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;
 use crate::pack::Pack;
@@ -39,7 +39,7 @@ impl<'t> KnownEdges<'t> {
     /// whose objects `names` finds in the table.
     pub fn open(
         path: &Path,
-        names: &BySha256<'t>,
+        names: &ByDestName<'t>,
         pack: &Pack,
         by_offset: &[(u64, u32)],
     ) -> Result<Self, ConvertError> {
@@ -56,7 +56,14 @@ impl<'t> KnownEdges<'t> {
             _ => Some(unsafe { Mmap::map(&file) }.map_err(|e| ConvertError::io(path, e))?),
         };
         let mut record_of = vec![NO_RECORD; table.len()];
-        if let Some(bytes) = &mapped {
+        if let Some(file) = &mapped {
+            let bytes = checked_body(file).ok_or_else(|| {
+                let why = "its checksum does not match: the disk changed it after it was written";
+                ConvertError::io(
+                    path,
+                    std::io::Error::new(std::io::ErrorKind::InvalidData, why),
+                )
+            })?;
             for (offset, record) in records(bytes) {
                 if let Some(slot) = record_of.get_mut(record.at as usize) {
                     *slot = offset as u64;

@@ -27,7 +27,7 @@ use rayon::prelude::*;
 use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::phase;
-use crate::convert::source_objects::by_sha256::BySha256;
+use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pack::Pack;
@@ -48,7 +48,7 @@ pub fn fold_segments(
     dest: &Path,
     map: &mut IdMap,
     run: RunId,
-    names: &BySha256<'_>,
+    names: &ByDestName<'_>,
     stops: &StopPoints,
     progress: &dyn Progress,
 ) -> Result<Option<Folded>, ConvertError> {
@@ -58,7 +58,7 @@ pub fn fold_segments(
     }
     let pack_dir = dest_layout::pack_dir(dest);
     progress.start("checking segments", None);
-    let packs = open_checked(dest, &pack_dir, &segments)?;
+    let packs = open_checked(dest, &pack_dir, &segments, map.direction()?.dest())?;
     progress.finish();
     let inputs = FoldInputs {
         packs,
@@ -103,7 +103,7 @@ fn fold_into_one(
     let written = fold_packs(
         &inputs.packs,
         &pack_dir,
-        HashKind::Sha256,
+        map.direction()?.dest(),
         inputs.key,
         progress,
     )
@@ -142,16 +142,21 @@ fn fold_into_one(
     })
 }
 
-/// Opens the packs `stems` of `pack_dir` and checks each one's index
-/// checksum (the fold checks every entry against the CRC32 its index
-/// records as it copies it): a segment damaged since it was written is
-/// refused by name.
-fn open_checked(dest: &Path, pack_dir: &Path, stems: &[String]) -> Result<Vec<Pack>, ConvertError> {
+/// Opens the packs `stems` of `pack_dir` (named in `hash`, DEST's) and
+/// checks each one's index checksum (the fold checks every entry against
+/// the CRC32 its index records as it copies it): a segment damaged since
+/// it was written is refused by name.
+fn open_checked(
+    dest: &Path,
+    pack_dir: &Path,
+    stems: &[String],
+    hash: HashKind,
+) -> Result<Vec<Pack>, ConvertError> {
     stems
         .par_iter()
         .map(|stem| {
             let idx = pack_dir.join(format!("{stem}.idx"));
-            let pack = open_pack(dest, &idx)?;
+            let pack = open_pack(dest, &idx, hash)?;
             pack.idx
                 .verify_checksum()
                 .map_err(|e| damaged(dest, &idx, &e))?;
@@ -161,9 +166,10 @@ fn open_checked(dest: &Path, pack_dir: &Path, stems: &[String]) -> Result<Vec<Pa
         .collect()
 }
 
-/// Opens a pack of DEST; one that cannot be read is DEST damaged.
-fn open_pack(dest: &Path, idx: &Path) -> Result<Pack, ConvertError> {
-    Pack::open(idx, HashKind::Sha256).map_err(|e| damaged(dest, idx, &e))
+/// Opens a pack of DEST, named in `hash`; one that cannot be read is DEST
+/// damaged.
+fn open_pack(dest: &Path, idx: &Path, hash: HashKind) -> Result<Pack, ConvertError> {
+    Pack::open(idx, hash).map_err(|e| damaged(dest, idx, &e))
 }
 
 /// DEST's pack `idx` cannot be read back, for `why`.

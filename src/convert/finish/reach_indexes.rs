@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use super::known_edges::KnownEdges;
 use crate::convert::error::ConvertError;
-use crate::convert::source_objects::by_sha256::BySha256;
-use crate::hash::ObjectId;
+use crate::convert::source_objects::by_dest_name::ByDestName;
+use crate::hash::{HashKind, ObjectId};
 use crate::idmap::IdMap;
 use crate::pack::reach::{ReachError, ReachSummary, ReachTargets, write_reach_indexes};
 use crate::progress::Progress;
@@ -45,20 +45,21 @@ pub fn target(dest: &Path, map: &IdMap) -> Result<Option<PathBuf>, ConvertError>
 /// (`convert/reach_record.rs`), so that they need not be read back.
 pub struct Recorded<'a> {
     pub records: &'a Path,
-    pub names: &'a BySha256<'a>,
+    pub names: &'a ByDestName<'a>,
 }
 
 /// Writes the commit-graph and the bitmap of the pack whose index is
-/// `idx`. `tips` are the ref values to favour (SHA-256 names).
+/// `idx` (named in `hash`, DEST's). `tips` are the ref values to favour
+/// (DEST names).
 pub fn write(
     dest: &Path,
-    idx: &Path,
+    (idx, hash): (&Path, HashKind),
     tips: &[ObjectId],
     recorded: Option<&Recorded<'_>>,
     progress: &dyn Progress,
 ) -> Result<(ReachSummary, Duration), ConvertError> {
     let started = Instant::now();
-    let pack = super::open_pack(dest, idx)?;
+    let pack = super::open_pack(dest, idx, hash)?;
     let known = match recorded {
         Some(r) => {
             let by_offset = pack

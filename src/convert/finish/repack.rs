@@ -18,7 +18,6 @@ use crate::convert::dest::leftovers::clean_leftovers;
 use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::outcome::ServingIndexes;
-use crate::hash::HashKind;
 use crate::idmap::{IdMap, RunId};
 use crate::pipeline::StopPoints;
 use crate::progress::Progress;
@@ -57,13 +56,14 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
     clean_leftovers(&dest, &map)?;
     let packs = map.folded_packs()?;
     let pack_dir = dest.pack_dir();
+    let hash = map.direction()?.dest();
     let mut outcome = Repacked {
         packs_before: packs.len(),
         ..Default::default()
     };
     if packs.len() > 1 {
         let inputs = FoldInputs {
-            packs: open_checked(&dest.path, &pack_dir, &packs)?,
+            packs: open_checked(&dest.path, &pack_dir, &packs, hash)?,
             // Oldest pack first, each in its own order: the first
             // conversion keeps SOURCE's layout, and the newest objects
             // come last.
@@ -80,11 +80,15 @@ pub fn repack(dest: &Path, progress: &dyn Progress) -> Result<Repacked, ConvertE
             .map_err(|e| ConvertError::io(&path, e))?
             .len();
     }
-    let refs = refs::read_source_refs(&dest.path, HashKind::Sha256)?;
+    let refs = refs::read_source_refs(&dest.path, hash)?;
     let tips: Vec<_> = refs.tip_ids().collect();
     if let Some(idx) = reach_indexes::target(&dest.path, &map)? {
         outcome.serving = Some(reach_indexes::write(
-            &dest.path, &idx, &tips, None, progress,
+            &dest.path,
+            (&idx, hash),
+            &tips,
+            None,
+            progress,
         )?);
     }
     Ok(outcome)

@@ -23,7 +23,7 @@ use crate::convert::error::{Refusal, UnmappedSubmodule, reach_line};
 use crate::convert::scan::UnmappedGitlink;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::object::{ObjectKind, TreeMode, tree_entries};
 use crate::pack::DeltaCache;
 
@@ -35,8 +35,8 @@ pub struct Recorded<'a> {
     pub edges: &'a EdgeIndex<'a>,
 }
 
-/// Builds the refusal for gitlinks whose submodule commits have no SHA-256
-/// name: one line per submodule path.
+/// Builds the refusal for gitlinks whose submodule commits have no name in
+/// DEST's hash: one line per submodule path.
 pub fn unmapped_gitlinks_error(
     recorded: Recorded<'_>,
     reach: &RefReach<'_>,
@@ -57,7 +57,7 @@ pub fn unmapped_gitlinks_error(
                 None,
                 format!(
                     "{name} (in tree {} not reachable from any commit)",
-                    table.sha1(p.tree)
+                    table.source_id(p.tree)
                 ),
             ),
         };
@@ -83,9 +83,10 @@ pub fn unmapped_gitlinks_error(
         })
         .collect();
     let mut msg = format!(
-        "cannot convert: gitlinks in {} tree(s) name submodule commits that have no SHA-256 name \
+        "cannot convert: gitlinks in {} tree(s) name submodule commits that have no {} name \
          (git refuses these too: the submodule must be converted first)",
-        wanted.len()
+        wanted.len(),
+        table.direction().dest()
     );
     for sub in &submodules {
         msg.push_str(&format!(
@@ -162,7 +163,7 @@ fn locate_trees(recorded: Recorded<'_>, wanted: &HashSet<u32>) -> HashMap<u32, (
         .filter(|&&tree| came_from[tree as usize] != UNREACHED)
         .map(|&tree| {
             let (commit, dir) = namer.locate(tree);
-            (tree, (table.sha1(commit), dir))
+            (tree, (table.source_id(commit), dir))
         })
         .collect()
 }
@@ -213,20 +214,18 @@ impl DirNamer<'_> {
 
     /// The name under which tree `parent` holds tree `child`.
     fn entry_name(&mut self, parent: u32, child: u32) -> String {
-        let ObjectId::Sha1(want) = self.table.sha1(child) else {
-            unreachable!("the table holds SHA-1 names")
-        };
+        let want = self.table.source_id(child);
         let read = self
             .inventory
             .read(self.table, parent, &mut self.cache, &mut self.body);
         let found = read.ok().and_then(|_| {
-            tree_entries(&self.body, HashKind::Sha1)
+            tree_entries(&self.body, want.kind())
                 .flatten()
-                .find(|e| TreeMode::parse(e.mode).is_tree() && e.id.as_bytes() == want.as_slice())
+                .find(|e| TreeMode::parse(e.mode).is_tree() && e.id == want)
                 .map(|e| String::from_utf8_lossy(e.name).into_owned())
         });
         // The scan read this tree and recorded the edge, so it names the
         // child; should it not (read back differently), say which tree.
-        found.unwrap_or_else(|| format!("<a directory of tree {}>", self.table.sha1(parent)))
+        found.unwrap_or_else(|| format!("<a directory of tree {}>", self.table.source_id(parent)))
     }
 }

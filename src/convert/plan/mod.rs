@@ -88,13 +88,21 @@ pub fn plan(
             std::mem::take(&mut scanned.missing),
         ));
     }
-    let gitlink_targets = gitlink_names::resolve_gitlinks(run.opts, table, &mut scanned.gitlinks)?;
+    let gitlink_targets = gitlink_names::resolve_gitlinks(run, table, &mut scanned.gitlinks)?;
+    let recorded_verbatim = match run.source_map {
+        Some(source_map) => {
+            table.set_recorded_tag_names(source_map.tag_names(table)?);
+            source_map.verbatim_mergetags(table)?
+        }
+        None => Vec::new(),
+    };
     let edges = EdgeIndex::sort(&mut scanned.edges, table.len());
     let reach = reach(edges);
     mergetags::settle(
         run.opts.unmapped_mergetags,
         table,
         &scanned.mergetags,
+        &recorded_verbatim,
         &reach,
     )?;
     if !scanned.gitlinks.is_empty() {
@@ -110,7 +118,7 @@ pub fn plan(
         ));
     }
     for (refname, id) in required_ref_targets(source_refs) {
-        if table.find_id(&id).is_none() && well_known_pair(&id).is_none() {
+        if table.find(&id).is_none() && well_known_pair(&id).is_none() {
             return Err(Refusal::MissingRefTarget { refname, id }.into());
         }
     }
@@ -160,7 +168,7 @@ fn missing_objects(
         items
             .last_mut()
             .expect("pushed above")
-            .extend(table.find_id(&m.holder));
+            .extend(table.find(&m.holder));
         item_of.push(items.len() - 1);
     }
     let (reaching, all) = reach.trace(&items);

@@ -30,9 +30,9 @@ impl RefRoots {
         let mut roots: Vec<(String, u32)> = refs
             .effective_refs()
             .into_iter()
-            .filter_map(|(name, target)| Some((name, table.find_id(&target.id()?)?)))
+            .filter_map(|(name, target)| Some((name, table.find(&target.id()?)?)))
             .collect();
-        if let Some(at) = refs.head.id().and_then(|id| table.find_id(&id)) {
+        if let Some(at) = refs.head.id().and_then(|id| table.find(&id)) {
             roots.push(("HEAD".to_string(), at));
         }
         roots.sort();

@@ -31,7 +31,7 @@ pub fn waves(
     // run are named by the map: neither holds anything up. Objects an
     // interrupted run wrote are planned again like new ones, so that the
     // waves are those of a run that was never interrupted.
-    edges.retain(|&(_, dep)| table.sha256(dep).is_none() || needs_translation(table, dep));
+    edges.retain(|&(_, dep)| table.dest_id(dep).is_none() || needs_translation(table, dep));
     // Millions of edges on a large repository, sorted between the scan
     // and the write phase while nothing else runs: on every core.
     edges.par_sort_unstable_by_key(|&(_, dep)| dep);
@@ -103,7 +103,7 @@ pub fn waves(
                     .find(|&i| pending[i as usize] > 0)
                     .expect("some object is still pending");
                 return Err(CorruptInput::ReferenceCycle {
-                    id: table.sha1(stuck),
+                    id: table.source_id(stuck),
                 }
                 .into());
             }

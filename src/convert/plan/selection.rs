@@ -23,7 +23,6 @@ use crate::convert::error::findings::MissingReference;
 use crate::convert::scan::ScanOutcome;
 use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::{ObjectTable, well_known_pair};
-use crate::hash::HashKind;
 use crate::object::{ObjectKind, ReferenceRole, TreeMode, tree_entries};
 
 /// Leaves out every new object the refs of `roots` do not reach, and what
@@ -57,7 +56,7 @@ pub fn leave_out_unreached(
     }
 
     let holds = |at: Option<u32>| at.is_some_and(|at| reached[at as usize]);
-    scanned.missing.retain(|m| holds(table.find_id(&m.holder)));
+    scanned.missing.retain(|m| holds(table.find(&m.holder)));
     scanned.gitlinks.retain(|g| reached[g.tree as usize]);
     scanned.mergetags.retain(|m| reached[m.commit as usize]);
     // An object an interrupted run wrote keeps its edges whether or not
@@ -107,17 +106,17 @@ fn file_entries(
             read_cache::read(run.inventory, table, tree, &mut body)?;
             let mut blobs = Vec::new();
             let mut missing = Vec::new();
-            for entry in tree_entries(&body, HashKind::Sha1) {
+            for entry in tree_entries(&body, table.direction().source()) {
                 // The scan parsed this tree whole already.
                 let Ok(entry) = entry else { break };
                 if !TreeMode::parse(entry.mode).is_blob() {
                     continue;
                 }
-                match table.find_id(&entry.id) {
+                match table.find(&entry.id) {
                     Some(blob) => blobs.push(blob),
                     None if well_known_pair(&entry.id).is_some() => {}
                     None => missing.push(MissingReference {
-                        holder: table.sha1(tree),
+                        holder: table.source_id(tree),
                         holder_kind: ObjectKind::Tree,
                         missing: entry.id,
                         role: ReferenceRole::TreeEntry { gitlink: false },

@@ -48,7 +48,7 @@ impl SourcePairs {
                     if matches!(entry.kind, EntryKind::Base(_)) {
                         continue;
                     }
-                    let Some(at) = table.find_id(&pack.idx.oid_at(position)) else {
+                    let Some(at) = table.find(&pack.idx.oid_at(position)) else {
                         continue;
                     };
                     // An object stored twice is read from its first place.
@@ -63,7 +63,7 @@ impl SourcePairs {
                     // deltas are stored whole, or find another base.
                     if let Some(base) = layout
                         .delta_base(pack, &entry.kind)
-                        .and_then(|id| table.find_id(&id))
+                        .and_then(|id| table.find(&id))
                         .filter(|&base| !table.is_left_out(base))
                     {
                         pairs.push((at, base));

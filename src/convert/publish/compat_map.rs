@@ -1,10 +1,11 @@
 //! `convert --git-compat-map`: git's own map between the two names,
 //! `objects/loose-object-idx` (docs/translation.md, "The compat map"), and
-//! the config that
-//! makes git read it, `extensions.compatObjectFormat = sha1`.
+//! the config that makes git read it, `extensions.compatObjectFormat` set
+//! to SOURCE's hash.
 //!
 //! With both, git itself answers `rev-parse --output-object-format=sha1`
-//! and accepts SHA-1 names (`cat-file -p <sha1>` prints the SHA-1 form).
+//! (in a SHA-256 DEST; `sha256` in a SHA-1 one) and accepts SOURCE's names
+//! (`cat-file -p <sha1>` prints the SHA-1 form).
 //! git's compat mode is experimental in 2.47: it also converts every object
 //! written later and dies when it cannot (see docs/usage.md). The file is
 //! parsed whole at every git start-up, so its cost grows with the object
@@ -16,20 +17,22 @@ use std::path::Path;
 use crate::convert::error::ConvertError;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::durable;
-use crate::hash::ObjectId;
+use crate::hash::{HashKind, ObjectId};
 use crate::repo::dest_layout;
 
 /// The first line git requires (`loose.c`: `load_one_loose_object_map`).
 const HEADER: &[u8] = b"# loose-object-idx\n";
 
-/// The config line added under `[extensions]`.
-pub const COMPAT_EXTENSION: &str = "\tcompatObjectFormat = sha1\n";
+/// The line added under `[extensions]`: SOURCE's names are the compat ones.
+pub fn extension(source: HashKind) -> String {
+    format!("compatObjectFormat = {source}")
+}
 
-/// Writes `<sha256> <sha1>` for every object of `table` a ref selection
-/// did not leave out (storage name first, as git writes it in a SHA-256
-/// repository), then for each extra
-/// pair (gitlink targets from submodule maps, which git needs to convert
-/// trees that hold them), durably. Returns the line count.
+/// Writes `<DEST name> <SOURCE name>` for every object of `table` a ref
+/// selection did not leave out (the storage name first, as git writes
+/// it), then for each extra pair (gitlink targets from submodule maps,
+/// which git needs to convert trees that hold them, SOURCE's name first),
+/// durably. Returns the line count.
 pub fn write_loose_object_idx(
     dest: &Path,
     table: &ObjectTable,
@@ -38,9 +41,9 @@ pub fn write_loose_object_idx(
     let mut count = 0u64;
     let pairs = table.indices().filter(|&i| !table.is_left_out(i)).map(|i| {
         (
-            table.sha1(i),
+            table.source_id(i),
             table
-                .sha256(i)
+                .dest_id(i)
                 .expect("every object is named before the compat map is written"),
         )
     });
@@ -48,11 +51,11 @@ pub fn write_loose_object_idx(
         let mut out = BufWriter::with_capacity(1 << 20, file);
         out.write_all(HEADER)?;
         let mut line = Vec::with_capacity(110);
-        for (sha1, sha256) in pairs.chain(extra.iter().copied()) {
+        for (source, stored) in pairs.chain(extra.iter().copied()) {
             line.clear();
-            sha256.write_hex(&mut line);
+            stored.write_hex(&mut line);
             line.push(b' ');
-            sha1.write_hex(&mut line);
+            source.write_hex(&mut line);
             line.push(b'\n');
             out.write_all(&line)?;
             count += 1;
@@ -60,11 +63,4 @@ pub fn write_loose_object_idx(
         out.flush()
     })?;
     Ok(count)
-}
-
-/// The repository config with `compatObjectFormat = sha1` appended to its
-/// `[extensions]` section (which `base` must end with).
-pub fn config_with_compat(base: &str) -> String {
-    debug_assert!(base.trim_end().ends_with("objectformat = sha256"));
-    format!("{base}{COMPAT_EXTENSION}")
 }

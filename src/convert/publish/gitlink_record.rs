@@ -1,11 +1,11 @@
 //! Before publishing: the gitlink pairs DEST's trees were translated with
-//! recorded beside the map (`rehash/gitlinks.txt`, map meta), git's compat
-//! map written when asked, and the config text that publishes DEST.
+//! recorded beside the map (`rehash/gitlinks.txt`, map meta, SHA-1 first
+//! whichever way the conversion goes), git's compat map written when
+//! asked, and the `[extensions]` DEST's config gets for it.
 
 use std::path::Path;
 
 use super::compat_map;
-use crate::convert::dest::CONFIG;
 use crate::convert::error::ConvertError;
 use crate::convert::options::ConvertOptions;
 use crate::convert::outcome::InteropOutcome;
@@ -18,41 +18,45 @@ use crate::idmap::IdMap;
 use crate::repo::dest_layout;
 
 /// Before publishing: records the gitlink pairs (`rehash/gitlinks.txt`,
-/// map meta), writes git's compat map when asked, and returns the config
-/// text to publish.
+/// map meta), writes git's compat map when asked, and returns the lines
+/// DEST's config gets under `[extensions]` for it.
 pub fn before_publish(
     opts: &ConvertOptions,
     dest: &Path,
     table: &ObjectTable,
     targets: &GitlinkTargets,
     outcome: &mut InteropOutcome,
-) -> Result<String, ConvertError> {
+) -> Result<Vec<String>, ConvertError> {
+    let direction = table.direction();
     let path = dest_layout::gitlinks(dest);
     // An incremental run scans only new trees: the pairs earlier runs used
     // are still named by the trees they wrote, so the record keeps them.
     let mut recorded = read_recorded(&path)?;
     let mut pairs = Vec::new();
     for id in targets.ids() {
-        let Some((sha256, origin)) = table.external().entry(id) else {
+        let Some((mapped, origin)) = table.external().entry(id) else {
             continue; // refused earlier; unreachable in a finished run
         };
+        let (sha1, sha256) = direction.columns(*id, mapped);
         match origin {
             PairOrigin::SubmoduleMap => outcome.gitlinks_mapped += 1,
-            PairOrigin::Surrogate => outcome.gitlink_surrogates += 1,
+            PairOrigin::Surrogate | PairOrigin::Sha1Surrogate => outcome.gitlink_surrogates += 1,
         }
         recorded
-            .entry(id.to_hex())
+            .entry(sha1.to_hex())
             .or_insert_with(|| (sha256.to_hex(), origin.as_str().to_string()));
     }
     if !recorded.is_empty() {
         let mut surrogates = 0;
         for (sha1, (sha256, origin)) in &recorded {
-            surrogates += usize::from(origin == PairOrigin::Surrogate.as_str());
+            let stand_in = [PairOrigin::Surrogate, PairOrigin::Sha1Surrogate];
+            surrogates += usize::from(stand_in.iter().any(|s| origin == s.as_str()));
             if let (Some(a), Some(b)) = (
                 ObjectId::from_hex(HashKind::Sha1, sha1.as_bytes()),
                 ObjectId::from_hex(HashKind::Sha256, sha256.as_bytes()),
             ) {
-                pairs.push((a, b));
+                // SOURCE's name first.
+                pairs.push(direction.split(a, b));
             }
         }
         write_recorded(&path, &recorded)?;
@@ -66,8 +70,8 @@ pub fn before_publish(
     if opts.git_compat_map {
         let n = compat_map::write_loose_object_idx(dest, table, &pairs)?;
         outcome.compat_map_pairs = Some(n);
-        Ok(compat_map::config_with_compat(CONFIG))
+        Ok(vec![compat_map::extension(direction.source())])
     } else {
-        Ok(CONFIG.to_string())
+        Ok(Vec::new())
     }
 }

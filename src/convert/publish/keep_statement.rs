@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::convert::error::ConvertError;
 use crate::convert::phase;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::pipeline::StopPoints;
 use crate::refs::rehash_refs::{ATTESTATION, attestation_of};
@@ -21,10 +21,11 @@ const NOTED: &str = "kept_statement";
 /// DEST's statement before its refs are rewritten: the ref's value, or
 /// the one a killed run noted; noted in turn.
 pub fn before_refs(dest: &Path, map: &IdMap) -> Result<Option<ObjectId>, ConvertError> {
+    let hash = map.direction()?.dest();
     let noted = map
         .meta(NOTED)?
-        .and_then(|hex| ObjectId::from_hex(HashKind::Sha256, hex.as_bytes()));
-    let kept = attestation_of(dest, HashKind::Sha256)?.or(noted);
+        .and_then(|hex| ObjectId::from_hex(hash, hex.as_bytes()));
+    let kept = attestation_of(dest, hash)?.or(noted);
     if let Some(id) = kept {
         map.set_meta(NOTED, &id.to_hex())?;
     }

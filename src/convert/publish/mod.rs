@@ -24,7 +24,7 @@ use crate::convert::outcome::{ConvertOutcome, ServingIndexes};
 use crate::convert::phase;
 use crate::convert::plan::gitlink_names::GitlinkTargets;
 use crate::convert::scan;
-use crate::convert::source_objects::by_sha256::BySha256;
+use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::tag_peel;
@@ -47,7 +47,7 @@ pub struct PublishInputs<'a> {
     pub inventory: &'a Inventory,
     pub table: &'a ObjectTable,
     /// Every object by its SHA-256 name, for the bitmap.
-    pub names: &'a BySha256<'a>,
+    pub names: &'a ByDestName<'a>,
     /// The map pass's reach records (`rehash/reach-records`).
     pub reach_records: &'a Path,
     pub gitlink_targets: &'a GitlinkTargets,
@@ -79,7 +79,7 @@ pub fn publish(
     } = inputs;
     let tips: Vec<_> = source_refs
         .tip_ids()
-        .filter_map(|id| table.map_sha1(&id))
+        .filter_map(|id| table.map_source(&id))
         .collect();
     let serving_target = reach_indexes::target(&dest.path, &map)?;
     let recorded = Recorded {
@@ -89,7 +89,7 @@ pub fn publish(
 
     progress.start("writing refs, indexing map, bitmap, commit-graph", None);
     stops.check_interrupt()?;
-    let refs_before = dest_ref_names(&dest.path)?;
+    let refs_before = dest_ref_names(&dest.path, table.direction().dest())?;
     let own_statement = keep_statement::before_refs(&dest.path, &map)?;
     let (refs_done, serving) = SideBySide {
         dest: &dest.path,
@@ -124,14 +124,15 @@ pub fn publish(
     )?);
     stops.kill_point(phase::REFS);
     stale_refs::prune_stale_refs(&dest.path, &ref_files)?;
-    outcome.refs_deleted = refs_before.difference(&dest_ref_names(&dest.path)?).count();
+    let refs_after = dest_ref_names(&dest.path, table.direction().dest())?;
+    outcome.refs_deleted = refs_before.difference(&refs_after).count();
     progress.finish();
     outcome.refs_written = refs_done.refs_written;
     outcome.reflog_entries_dropped = refs_done.reflog_entries_dropped;
     outcome.pseudo_refs_dropped = refs_done.pseudo_refs_dropped.clone();
 
     record_completion(&mut map, opts, map_run, scan_checkpoint, progress)?;
-    let mut config = gitlink_record::before_publish(
+    let mut extensions = gitlink_record::before_publish(
         opts,
         &dest.path,
         table,
@@ -139,10 +140,10 @@ pub fn publish(
         &mut outcome.interop,
     )?;
     if ref_format == RefStorage::Reftable {
-        // After [extensions], the config's last section.
-        config.push_str("\trefstorage = reftable\n");
+        extensions.push("refstorage = reftable".into());
     }
     stops.kill_point(phase::PUBLISH);
+    let config = crate::convert::dest::config(table.direction().dest(), &extensions);
     dest.publish(&refs_done.head, &config)
 }
 
@@ -163,7 +164,7 @@ struct SideBySide<'a> {
 
 impl SideBySide<'_> {
     fn write(&self, map: &mut IdMap) -> Result<(RefsOutcome, ServingIndexes), ConvertError> {
-        let mapper = |id: &ObjectId| self.table.map_sha1(id);
+        let mapper = |id: &ObjectId| self.table.map_source(id);
         let peel = |id: &ObjectId| tag_peel::peel(self.inventory, self.table, id);
         let (refs_done, indexed, serving) = std::thread::scope(|scope| {
             let index = scope.spawn(|| map.finish_load());
@@ -172,7 +173,7 @@ impl SideBySide<'_> {
                     refs::write_translated_refs(
                         &self.source_refs.as_converted(),
                         self.dest,
-                        HashKind::Sha256,
+                        self.table.direction().dest(),
                         &mapper,
                         &peel,
                         self.ref_format,
@@ -181,7 +182,8 @@ impl SideBySide<'_> {
                 || {
                     self.reach
                         .map(|(idx, tips, recorded)| {
-                            reach_indexes::write(self.dest, idx, tips, Some(recorded), &NoProgress)
+                            let pack = (idx, self.table.direction().dest());
+                            reach_indexes::write(self.dest, pack, tips, Some(recorded), &NoProgress)
                         })
                         .transpose()
                 },
@@ -216,13 +218,14 @@ fn record_completion(
     Ok(())
 }
 
-/// The names of DEST's refs (none before its first `HEAD`): what a later
-/// run deletes is told by names, since most are entries of `packed-refs`.
-fn dest_ref_names(dest: &Path) -> Result<BTreeSet<String>, ConvertError> {
+/// The names of DEST's refs (none before its first `HEAD`), whose values
+/// are in `hash`: what a later run deletes is told by names, since most
+/// are entries of `packed-refs`.
+fn dest_ref_names(dest: &Path, hash: HashKind) -> Result<BTreeSet<String>, ConvertError> {
     if !dest_layout::head(dest).exists() {
         return Ok(BTreeSet::new());
     }
-    let refs = refs::read_source_refs(dest, HashKind::Sha256)?;
+    let refs = refs::read_source_refs(dest, hash)?;
     Ok(refs
         .effective_refs()
         .into_iter()

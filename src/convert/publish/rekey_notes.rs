@@ -1,18 +1,18 @@
 //! `--rekey-notes`: make `git notes` in DEST find the notes.
 //!
-//! Notes trees are translated like any tree, so their paths stay the SHA-1
-//! hex of the annotated objects (the translation must stay exact and
+//! Notes trees are translated like any tree, so their paths stay the
+//! SOURCE hex of the annotated objects (the translation must stay exact and
 //! reversible: docs/translation.md, "Round trips"). With `--rekey-notes`, each notes ref
 //! (`refs/notes/*`) of DEST gets one more commit on top of the translated
-//! one: its tree holds every note at the SHA-256 name of its object, in
+//! one: its tree holds every note at the DEST name of its object, in
 //! the fan-out git would write for that many notes, non-note entries kept
 //! at their paths. Author and committer are those of SOURCE's notes commit
 //! (identity and time), so the commit is the same on every run until the
 //! notes ref moves in SOURCE.
 //!
-//! These trees and commits have no SHA-1 counterpart: they are written as
-//! loose objects and recorded in the map's `created` table (migration
-//! 0003), which `verify` reads.
+//! These trees and commits have no counterpart in SOURCE's hash: they are
+//! written as loose objects and recorded in the map's `created` table
+//! (migrations 0003 and 0011), which `verify` reads.
 
 use std::path::Path;
 
@@ -24,8 +24,8 @@ use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{HashKind, ObjectId};
 use crate::idmap::{CreatedRow, IdMap};
-use crate::loose::write_loose;
-use crate::object::{ObjectKind, ReferenceRole, for_each_reference};
+use crate::loose::write_loose_named;
+use crate::object::{ObjectKind, ReferenceRole, for_each_reference, object_id};
 use crate::pack::DeltaCache;
 use crate::refs::SourceRefs;
 use crate::repo::dest_layout;
@@ -33,8 +33,15 @@ use crate::repo::dest_layout;
 /// Why the objects were created, as recorded in the map.
 pub const REASON: &str = "rekey-notes";
 
-/// The message of the re-keying commit.
-pub const MESSAGE: &str = "Notes re-keyed to SHA-256 names by git-rehash\n";
+/// The message of the re-keying commit, whose notes are keyed by `dest`'s
+/// names.
+pub fn message(dest: HashKind) -> String {
+    let hash = match dest {
+        HashKind::Sha1 => "SHA-1",
+        HashKind::Sha256 => "SHA-256",
+    };
+    format!("Notes re-keyed to {hash} names by git-rehash\n")
+}
 
 /// Re-keys every notes ref of `refs`; the caller points DEST's refs at the
 /// new commits ([`RekeyedRef::commit`]).
@@ -55,7 +62,7 @@ pub fn rekey_notes(
         let Some(id) = target.id().filter(|_| name.starts_with("refs/notes/")) else {
             continue;
         };
-        let Some(base) = table.map_sha1(&id) else {
+        let Some(base) = table.map_source(&id) else {
             continue; // refs were written: unreachable
         };
         let (kind, body) = reader.read(&id)?;
@@ -79,33 +86,41 @@ fn rekey_one(
     map: &IdMap,
     created: &mut Vec<CreatedRow>,
 ) -> Result<RekeyedRef, ConvertError> {
+    let direction = reader.table.direction();
     let mut tree = None;
-    for_each_reference(ObjectKind::Commit, commit, HashKind::Sha1, |id, role| {
-        if role == ReferenceRole::CommitTree {
-            tree = Some(id);
-        }
-    })
+    for_each_reference(
+        ObjectKind::Commit,
+        commit,
+        direction.source(),
+        |id, role| {
+            if role == ReferenceRole::CommitTree {
+                tree = Some(id);
+            }
+        },
+    )
     .map_err(|e| malformed(base, e.to_string()))?;
     let tree = tree.ok_or_else(|| malformed(base, "no tree".into()))?;
     let ident = committer(commit).ok_or_else(|| malformed(base, "no committer".into()))?;
 
-    let (notes, others) = classify(tree, HashKind::Sha1, &mut |id| {
+    let (notes, others) = classify(tree, direction.source(), &mut |id| {
         reader.read(id).map(|(_, body)| body)
     })?;
     let table = reader.table;
     let translate = |id: &ObjectId| {
-        table.map_sha1(id).ok_or_else(|| CorruptInput::Malformed {
-            id: base,
-            kind: ObjectKind::Commit,
-            reason: format!("notes entry {id} has no SHA-256 name"),
+        table.map_source(id).ok_or_else(|| {
+            ConvertError::from(CorruptInput::Malformed {
+                id: base,
+                kind: ObjectKind::Commit,
+                reason: format!("notes entry {id} has no {} name", direction.dest()),
+            })
         })
     };
-    // Notes of objects SOURCE has, by SHA-256 key; the others stay put.
+    // Notes of objects SOURCE has, by DEST key; the others stay put.
     let mut rekeyed: Vec<(ObjectId, &[u8], ObjectId)> = Vec::new();
     let mut kept = Vec::new();
     for note in &notes {
         let value = translate(&note.value)?;
-        match table.find_id(&note.key).and_then(|i| table.sha256(i)) {
+        match table.find(&note.key).and_then(|i| table.dest_id(i)) {
             Some(key) => rekeyed.push((key, &note.mode, value)),
             None => kept.push(PathEntry {
                 path: note.path.clone(),
@@ -134,12 +149,14 @@ fn rekey_one(
 
     let objects = dest_layout::objects_dir(dest);
     let mut write = |kind: ObjectKind, body: &[u8]| -> Result<ObjectId, ConvertError> {
-        let id = write_loose(&objects, kind, body)?;
+        let id = object_id(direction.dest(), kind, body)
+            .map_err(|c| malformed(base, format!("the re-keyed notes {kind}: {c}")))?;
+        write_loose_named(&objects, id, kind, body)?;
         // A tree equal to a translated one (no notes moved) is not new;
-        // nor is git's empty tree, which has a SHA-1 name by definition.
-        if id != HashKind::Sha256.empty_tree() && map.lookup(&id)?.is_none() {
+        // nor is git's empty tree, which has a name in both hashes.
+        if id != direction.dest().empty_tree() && map.lookup(&id)?.is_none() {
             created.push(CreatedRow {
-                sha256: id,
+                name: id,
                 kind,
                 reason: REASON.into(),
                 stands_for: None,
@@ -148,10 +165,11 @@ fn rekey_one(
         Ok(id)
     };
     let root = build_trees(&entries, &mut |body| write(ObjectKind::Tree, body))?;
+    let message = message(direction.dest());
     let body =
-        format!("tree {root}\nparent {base}\nauthor {ident}\ncommitter {ident}\n\n{MESSAGE}");
+        format!("tree {root}\nparent {base}\nauthor {ident}\ncommitter {ident}\n\n{message}");
     let commit_id = write(ObjectKind::Commit, body.as_bytes())?;
-    if let Some(row) = created.iter_mut().find(|r| r.sha256 == commit_id) {
+    if let Some(row) = created.iter_mut().find(|r| r.name == commit_id) {
         row.stands_for = Some((name.to_string(), base));
     }
     Ok(RekeyedRef {
@@ -190,11 +208,11 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    /// A SOURCE object by SHA-1.
+    /// A SOURCE object by its SOURCE name.
     fn read(&mut self, id: &ObjectId) -> Result<(ObjectKind, Vec<u8>), ConvertError> {
         let i = self
             .table
-            .find_id(id)
+            .find(id)
             .ok_or(CorruptInput::NotDecoded { id: *id })?;
         let mut body = Vec::new();
         let kind = self

@@ -25,11 +25,15 @@ pub fn adopt_waiting(map: &mut IdMap, table: &mut ObjectTable) -> Result<u64, Co
     let segments = map.waiting_segments()?;
     let mut adopted = 0u64;
     for (k, stem) in segments.iter().enumerate() {
-        let mut objects: Vec<(u32, ObjectKind, [u8; 32])> = Vec::new();
+        let mut objects: Vec<(u32, ObjectKind, ObjectId)> = Vec::new();
         let mut whole = true;
-        map.for_each_waiting_row(stem, |row| match (table.find_id(&row.sha1), row.sha256) {
-            (Some(at), ObjectId::Sha256(name)) => objects.push((at, row.kind, name)),
-            _ => whole = false,
+        let direction = table.direction();
+        map.for_each_waiting_row(stem, |row| {
+            let (source, dest) = direction.split(row.sha1, row.sha256);
+            match table.find(&source) {
+                Some(at) => objects.push((at, row.kind, dest)),
+                None => whole = false,
+            }
         })?;
         if !whole {
             map.discard_waiting(&segments[k..])?;

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::pack::IndexFile;
 use crate::repo::dest_layout;
@@ -31,25 +31,22 @@ pub fn mark_carried(
     // An interrupted incremental run: only what its pending segments hold
     // (beside the finished runs' packs) is carried.
     let pack_dir = dest_layout::pack_dir(dest);
-    let mut held: HashSet<[u8; 32]> = HashSet::new();
+    let mut held: HashSet<ObjectId> = HashSet::new();
+    let dest_hash = table.direction().dest();
     for stem in map.pending_segments()? {
         let path = pack_dir.join(format!("{stem}.idx"));
-        let idx = IndexFile::open(&path, HashKind::Sha256).map_err(|e| DestState::Damaged {
+        let idx = IndexFile::open(&path, dest_hash).map_err(|e| DestState::Damaged {
             path: dest.to_path_buf(),
             reason: format!("segment {stem} cannot be read back ({e})"),
         })?;
         held.reserve(idx.num_objects() as usize);
-        for i in 0..idx.num_objects() {
-            if let ObjectId::Sha256(raw) = idx.oid_at(i) {
-                held.insert(raw);
-            }
-        }
+        held.extend((0..idx.num_objects()).map(|i| idx.oid_at(i)));
     }
     if held.is_empty() {
         return Ok(0);
     }
     Ok(mark(table, |table, i| {
-        own(table, i) && matches!(table.sha256(i), Some(ObjectId::Sha256(id)) if held.contains(&id))
+        own(table, i) && table.dest_id(i).is_some_and(|id| held.contains(&id))
     }))
 }
 

@@ -22,7 +22,9 @@ use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
 use crate::convert::options::ConvertOptions;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::idmap::{IdMap, SHARED_WITH};
+use crate::hash::Direction;
+use crate::hash::ObjectId;
+use crate::idmap::{DIRECTION, IdMap, SHARED_WITH};
 use crate::object::ObjectKind;
 use crate::refs::RefStorage;
 use crate::repo::SourceRepo;
@@ -92,6 +94,16 @@ pub fn open_existing(
     if recorded_source != this_source {
         return Err(mismatch(format!(
             "was converted from {recorded_source}, not from {this_source}"
+        ))
+        .into());
+    }
+    let recorded = map.direction()?;
+    let this = Direction::from_source(source.object_format);
+    if recorded != this {
+        return Err(mismatch(format!(
+            "was converted from {}, and SOURCE now uses {}",
+            recorded.source(),
+            this.source()
         ))
         .into());
     }
@@ -181,6 +193,10 @@ pub fn write_meta(
     source: &SourceRepo,
 ) -> Result<(), ConvertError> {
     map.set_meta("source", &source.git_dir.display().to_string())?;
+    map.set_meta(
+        DIRECTION,
+        Direction::from_source(source.object_format).name(),
+    )?;
     map.set_meta("tool", concat!("git-rehash ", env!("CARGO_PKG_VERSION")))?;
     for (key, value) in output_options(opts) {
         map.set_meta(key, &value)?;
@@ -197,26 +213,26 @@ pub fn write_meta(
 /// SOURCE no longer has are kept in the map (DEST still stores them) and
 /// ignored here. Returns the number of rows read.
 pub fn load_map(map: &IdMap, table: &mut ObjectTable) -> Result<u64, ConvertError> {
-    for_each_row(map, table, |table, i, kind, sha256| {
-        table.set_mapped(i, kind, sha256)
+    for_each_row(map, table, |table, i, kind, dest| {
+        table.set_mapped(i, kind, dest)
     })
 }
 
-/// Calls `mark` with the table index, type and SHA-256 name of every row
-/// of `map` whose object the table holds. Returns the number of rows read.
+/// Calls `mark` with the table index, type and DEST name of every row of
+/// `map` whose object the table holds (by its SOURCE name, the column of
+/// SOURCE's hash). Returns the number of rows read.
 pub fn for_each_row(
     map: &IdMap,
     table: &mut ObjectTable,
-    mut mark: impl FnMut(&mut ObjectTable, u32, ObjectKind, [u8; 32]),
+    mut mark: impl FnMut(&mut ObjectTable, u32, ObjectKind, ObjectId),
 ) -> Result<u64, ConvertError> {
     let mut rows = 0u64;
+    let direction = table.direction();
     map.for_each(|row| {
         rows += 1;
-        if let Some(i) = table.find_id(&row.sha1) {
-            let crate::hash::ObjectId::Sha256(raw) = row.sha256 else {
-                unreachable!("the map decodes sha256 columns as SHA-256 ids")
-            };
-            mark(table, i, row.kind, raw);
+        let (source, dest) = direction.split(row.sha1, row.sha256);
+        if let Some(i) = table.find(&source) {
+            mark(table, i, row.kind, dest);
         }
         Ok(())
     })

@@ -18,7 +18,6 @@ use std::path::Path;
 
 use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::hash::HashKind;
 use crate::idmap::{IdMap, open_shared_maps};
 use crate::refs::read_source_refs;
 use crate::repo::dest_layout;
@@ -46,7 +45,7 @@ pub fn refuse_own_history(dest: &Path, map: &IdMap) -> Result<(), ConvertError> 
     if !dest_layout::config(dest).is_file() {
         return Ok(());
     }
-    let refs = read_source_refs(dest, HashKind::Sha256)?;
+    let refs = read_source_refs(dest, map.direction()?.dest())?;
     let created = map.created()?;
     // A shared DEST's refs may name the pool's objects: its conversion
     // wrote them.
@@ -57,7 +56,7 @@ pub fn refuse_own_history(dest: &Path, map: &IdMap) -> Result<(), ConvertError> 
         .filter(|(name, _)| CONVERTED.iter().any(|ns| name.starts_with(ns)))
         .filter_map(|(name, target)| target.id().map(|id| (name, id)));
     for (name, id) in theirs {
-        let mut converted = map.lookup(&id)?.is_some() || created.iter().any(|c| c.sha256 == id);
+        let mut converted = map.lookup(&id)?.is_some() || created.iter().any(|c| c.name == id);
         for pool in &pools {
             converted = converted || pool.lookup(&id)?.is_some();
         }

@@ -4,7 +4,7 @@
 //! those objects again.
 //!
 //! Records name objects by their index in the object table, which is the
-//! rank of their SHA-1 among all of SOURCE's objects. The file starts with
+//! rank of their SOURCE name among all of SOURCE's objects. The file starts with
 //! a fingerprint of that id list (and of the name hash version the notes
 //! below were taken for), so a checkpoint is used only against the same
 //! object set; where the objects are stored (packs, loose, a repack in
@@ -18,13 +18,16 @@
 //! chunk   "SCAN" len:u64 payload[len] sha256(payload)[32]
 //! payload bytes:u64 named:u32 edges:u32 gitlinks:u32 mergetags:u32 names:u32
 //!         leaned:u32
-//!         named     (index:u32 kind:u8 size:u32 [sha256[32] if blob])*
+//!         named     (index:u32 kind:u8 size:u32 [DEST name if blob])*
 //!         edges     (dependent:u32 dependency:u32)*
-//!         gitlinks  (tree:u32 target[20] name_len:u32 name)*
+//!         gitlinks  (tree:u32 target[SOURCE name] name_len:u32 name)*
 //!         mergetags (commit:u32 target_len:u8 target[target_len])*
 //!         names     (object:u32 note:u64)*
 //!         leaned    (tree:u32 base:u32)*
 //! ```
+//!
+//! Names are as wide as their hash: SOURCE's (20 bytes for SHA-1, 32 for
+//! SHA-256) and DEST's, the other (the fingerprint tells the two apart).
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -33,7 +36,7 @@ use std::path::{Path, PathBuf};
 
 use crate::convert::error::ConvertError;
 use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::{Direction, HashKind, ObjectId};
 use crate::object::ObjectKind;
 use crate::pack::hashfile::{HashFile, trailer_matches};
 
@@ -41,9 +44,9 @@ const MAGIC: &[u8] = b"git-rehash scan checkpoint 6\n";
 const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
 const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
 
-/// An object's table index, kind, SHA-256 name when it is a blob, and
-/// size (saturated at `u32::MAX`).
-pub type Named = (u32, ObjectKind, Option<[u8; 32]>, u32);
+/// An object's table index, kind, DEST name when it is a blob, and size
+/// (saturated at `u32::MAX`).
+pub type Named = (u32, ObjectKind, Option<ObjectId>, u32);
 
 /// What one or more batches of the scan recorded.
 #[derive(Debug, Default)]
@@ -87,12 +90,14 @@ pub struct ScanCheckpoint {
 
 impl ScanCheckpoint {
     /// Opens the checkpoint at `path` for an object set with `fingerprint`
-    /// and `objects` entries, returning the records of every whole chunk.
-    /// A missing file, or one made for another object set, starts empty.
+    /// and `objects` entries converted in `direction`, returning the
+    /// records of every whole chunk. A missing file, or one made for
+    /// another object set, starts empty.
     pub fn open(
         path: &Path,
         fingerprint: &[u8; 32],
         objects: u64,
+        direction: Direction,
     ) -> Result<(Self, ScanRecords), ConvertError> {
         let io = |e| ConvertError::io(path, e);
         let mut file = OpenOptions::new()
@@ -115,7 +120,7 @@ impl ScanCheckpoint {
             good_end = HEADER_LEN;
             let mut rest = &content[HEADER_LEN as usize..];
             while let Some((payload, used)) = next_chunk(rest) {
-                match decode_payload(payload, objects) {
+                match decode_payload(payload, objects, direction) {
                     Some(chunk) => records.extend(chunk),
                     None => break,
                 }
@@ -210,12 +215,12 @@ fn encode_payload(records: &ScanRecords, out: &mut impl Write) -> std::io::Resul
     ] {
         out.write_all(&(count as u32).to_le_bytes())?;
     }
-    for &(at, kind, sha256, size) in &records.named {
+    for &(at, kind, name, size) in &records.named {
         out.write_all(&at.to_le_bytes())?;
         out.write_all(&[kind.pack_code()])?;
         out.write_all(&size.to_le_bytes())?;
-        if let Some(id) = sha256 {
-            out.write_all(&id)?;
+        if let Some(id) = name {
+            out.write_all(id.as_bytes())?;
         }
     }
     for &(dependent, dependency) in &records.edges {
@@ -247,7 +252,8 @@ fn encode_payload(records: &ScanRecords, out: &mut impl Write) -> std::io::Resul
 
 /// Decodes a payload whose checksum matched; `None` if it does not parse
 /// or names an index outside the table (then it cannot be ours).
-fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
+fn decode_payload(payload: &[u8], objects: u64, direction: Direction) -> Option<ScanRecords> {
+    let id = |r: &mut Reader<'_>, hash: HashKind| ObjectId::from_raw(hash, r.take(hash.raw_len())?);
     let mut r = Reader(payload);
     let bytes = r.u64()?;
     let (named, edges, gitlinks, mergetags) = (r.u32()?, r.u32()?, r.u32()?, r.u32()?);
@@ -261,18 +267,18 @@ fn decode_payload(payload: &[u8], objects: u64) -> Option<ScanRecords> {
         let at = index(&mut r)?;
         let kind = ObjectKind::from_pack_code(r.take(1)?[0])?;
         let size = r.u32()?;
-        let sha256 = match kind {
-            ObjectKind::Blob => Some(r.take(32)?.try_into().ok()?),
+        let name = match kind {
+            ObjectKind::Blob => Some(id(&mut r, direction.dest())?),
             _ => None,
         };
-        records.named.push((at, kind, sha256, size));
+        records.named.push((at, kind, name, size));
     }
     for _ in 0..edges {
         records.edges.push((index(&mut r)?, index(&mut r)?));
     }
     for _ in 0..gitlinks {
         let tree = index(&mut r)?;
-        let target = ObjectId::Sha1(r.take(20)?.try_into().ok()?);
+        let target = id(&mut r, direction.source())?;
         let len = r.u32()? as usize;
         let name = r.take(len)?.to_vec();
         records
@@ -323,7 +329,12 @@ mod tests {
     fn sample(seed: u32) -> ScanRecords {
         ScanRecords {
             named: vec![
-                (seed, ObjectKind::Blob, Some([seed as u8; 32]), 7),
+                (
+                    seed,
+                    ObjectKind::Blob,
+                    Some(ObjectId::Sha256([seed as u8; 32])),
+                    7,
+                ),
                 (seed + 1, ObjectKind::Tree, None, seed),
                 (seed + 2, ObjectKind::Commit, None, u32::MAX),
             ],
@@ -378,7 +389,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("scan-checkpoint");
         let fp = [1u8; 32];
-        let (mut ck, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        let (mut ck, restored) = ScanCheckpoint::open(&path, &fp, 100, Direction::FORWARD).unwrap();
         assert!(restored.named.is_empty());
         ck.append(&sample(10)).unwrap();
         ck.append(&sample(20)).unwrap();
@@ -386,13 +397,13 @@ mod tests {
 
         // A third chunk torn in the middle, as a kill would leave it.
         let whole = std::fs::metadata(&path).unwrap().len();
-        let (mut ck, _) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        let (mut ck, _) = ScanCheckpoint::open(&path, &fp, 100, Direction::FORWARD).unwrap();
         ck.append(&sample(30)).unwrap();
         drop(ck);
         let file = OpenOptions::new().write(true).open(&path).unwrap();
         file.set_len(whole + 20).unwrap();
 
-        let (mut ck, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        let (mut ck, restored) = ScanCheckpoint::open(&path, &fp, 100, Direction::FORWARD).unwrap();
         let mut expected = sample(10);
         expected.extend(sample(20));
         assert_eq!(summary(&restored), summary(&expected));
@@ -400,7 +411,7 @@ mod tests {
         // Appending after the repair gives three whole chunks.
         ck.append(&sample(30)).unwrap();
         drop(ck);
-        let (_, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        let (_, restored) = ScanCheckpoint::open(&path, &fp, 100, Direction::FORWARD).unwrap();
         expected.extend(sample(30));
         assert_eq!(summary(&restored), summary(&expected));
     }
@@ -410,7 +421,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("scan-checkpoint");
         let fp = [1u8; 32];
-        let (mut ck, _) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        let (mut ck, _) = ScanCheckpoint::open(&path, &fp, 100, Direction::FORWARD).unwrap();
         ck.append(&sample(10)).unwrap();
         let whole = std::fs::metadata(&path).unwrap().len();
         ck.append(&sample(20)).unwrap();
@@ -420,7 +431,7 @@ mod tests {
         file.write_all_at(&0u64.to_le_bytes(), whole + 4).unwrap();
         drop(file);
 
-        let (_, restored) = ScanCheckpoint::open(&path, &fp, 100).unwrap();
+        let (_, restored) = ScanCheckpoint::open(&path, &fp, 100, Direction::FORWARD).unwrap();
         assert_eq!(summary(&restored), summary(&sample(10)));
         assert_eq!(std::fs::metadata(&path).unwrap().len(), whole);
     }
@@ -429,27 +440,27 @@ mod tests {
     fn another_object_set_or_a_flipped_byte_is_not_trusted() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("scan-checkpoint");
-        let (mut ck, _) = ScanCheckpoint::open(&path, &[1; 32], 100).unwrap();
+        let (mut ck, _) = ScanCheckpoint::open(&path, &[1; 32], 100, Direction::FORWARD).unwrap();
         ck.append(&sample(10)).unwrap();
         drop(ck);
-        let (_, restored) = ScanCheckpoint::open(&path, &[2; 32], 100).unwrap();
+        let (_, restored) = ScanCheckpoint::open(&path, &[2; 32], 100, Direction::FORWARD).unwrap();
         assert!(restored.named.is_empty(), "other fingerprint");
 
-        let (mut ck, _) = ScanCheckpoint::open(&path, &[2; 32], 100).unwrap();
+        let (mut ck, _) = ScanCheckpoint::open(&path, &[2; 32], 100, Direction::FORWARD).unwrap();
         ck.append(&sample(10)).unwrap();
         drop(ck);
         let mut bytes = std::fs::read(&path).unwrap();
         let last = bytes.len() - 40;
         bytes[last] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
-        let (_, restored) = ScanCheckpoint::open(&path, &[2; 32], 100).unwrap();
+        let (_, restored) = ScanCheckpoint::open(&path, &[2; 32], 100, Direction::FORWARD).unwrap();
         assert!(restored.named.is_empty(), "corrupt chunk");
 
         // Indices beyond the table cannot come from this object set.
-        let (mut ck, _) = ScanCheckpoint::open(&path, &[3; 32], 100).unwrap();
+        let (mut ck, _) = ScanCheckpoint::open(&path, &[3; 32], 100, Direction::FORWARD).unwrap();
         ck.append(&sample(98)).unwrap();
         drop(ck);
-        let (_, restored) = ScanCheckpoint::open(&path, &[3; 32], 100).unwrap();
+        let (_, restored) = ScanCheckpoint::open(&path, &[3; 32], 100, Direction::FORWARD).unwrap();
         assert!(restored.named.is_empty(), "index out of range");
     }
 }

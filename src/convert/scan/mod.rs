@@ -29,10 +29,10 @@ use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::{Location, ObjectTable, well_known_pair};
 use crate::hash::{HashKind, ObjectId};
 use crate::loose;
+use crate::object::object_id;
 use crate::object::{
     ObjectKind, ReferenceRole, SharedEntries, TreeMode, for_each_reference, tree_entries,
 };
-use crate::object::{sha1_object_id, sha256_object_id};
 use crate::pack::{BatchLimits, NameHashVersion, Pack};
 use crate::pipeline::Interrupted;
 use crate::pipeline::StopPoints;
@@ -190,13 +190,26 @@ impl Scanner<'_> {
         if self.hooks.interrupted() {
             return Err(Interrupted.into());
         }
-        check_name(&self.table.sha1(at), kind, body, file)?;
-        let base = base.filter(|_| !self.missing_seen.load(Ordering::Acquire));
-        let recording = Recording {
-            opts: self.opts,
-            blob_edges: self.blob_edges,
+        let direction = self.table.direction();
+        check_name(
+            direction.source(),
+            &self.table.source_id(at),
+            kind,
+            body,
+            &file,
+        )?;
+        // A blob's bytes are the same in DEST: its DEST name is known now.
+        let blob_name = match kind {
+            ObjectKind::Blob => Some(dest_name(
+                direction.dest(),
+                &self.table.source_id(at),
+                body,
+                &file,
+            )?),
+            _ => None,
         };
-        let missing = record(self.table, sink, at, kind, body, base, recording)?;
+        let base = base.filter(|_| !self.missing_seen.load(Ordering::Acquire));
+        let missing = record(self, sink, (at, kind, body), blob_name, base)?;
         if missing {
             self.missing_seen.store(true, Ordering::Release);
         }
@@ -221,6 +234,7 @@ pub fn scan(
         checkpoint_path,
         &checkpoint_fingerprint(table, blob_edges),
         table.len() as u64,
+        table.direction(),
     )?;
     let mut batches = Batches {
         checkpoint,
@@ -282,16 +296,19 @@ pub fn scan(
         scanned,
         ..
     } = batches;
-    for &(at, kind, sha256, size) in &totals.named {
+    for &(at, kind, blob_name, size) in &totals.named {
         table.set_kind(at, kind);
         table.set_size(at, size);
-        if let Some(id) = sha256 {
-            table.set_sha256(at, id);
+        if let Some(id) = blob_name {
+            table.set_dest(at, id);
         }
     }
     if let Some(at) = table.indices().find(|&i| table.kind(i).is_none()) {
         // Every idx entry must have been reached by the traversal.
-        return Err(CorruptInput::NotDecoded { id: table.sha1(at) }.into());
+        return Err(CorruptInput::NotDecoded {
+            id: table.source_id(at),
+        }
+        .into());
     }
     progress.finish();
     Ok(ScanOutcome {
@@ -366,7 +383,7 @@ impl PackScan<'_> {
         };
         let table_index = |index: u32| {
             table
-                .find_id(&pack.idx.oid_at(index))
+                .find(&pack.idx.oid_at(index))
                 .expect("every idx entry is in the table")
         };
         let external = |id: &ObjectId| inventory.read_external(table, id);
@@ -420,7 +437,7 @@ impl PackScan<'_> {
             batch
                 .par_iter()
                 .try_for_each(|&at| -> Result<(), ConvertError> {
-                    let id = table.sha1(at);
+                    let id = table.source_id(at);
                     let Location::Loose { dir } = table.location(at) else {
                         unreachable!("only loose objects are listed here")
                     };
@@ -520,14 +537,16 @@ fn saturated_size(len: usize) -> u32 {
     u32::try_from(len).unwrap_or(u32::MAX)
 }
 
-/// Checks that `body` hashes to `expected`, with collision detection.
+/// Checks that `body` hashes to `expected` in SOURCE's hash (`hash`), with
+/// collision detection for SHA-1.
 fn check_name(
+    hash: HashKind,
     expected: &ObjectId,
     kind: ObjectKind,
     body: &[u8],
     file: impl Fn() -> String,
 ) -> Result<(), ConvertError> {
-    let actual = sha1_object_id(kind, body).map_err(|c| CorruptInput::Collision {
+    let actual = object_id(hash, kind, body).map_err(|c| CorruptInput::Collision {
         id: *expected,
         file: file(),
         detail: c.to_string(),
@@ -543,29 +562,37 @@ fn check_name(
     Ok(())
 }
 
-/// How an object is recorded: the translation's options (for
-/// `--strict-headers`), and whether file entries become edges.
-#[derive(Clone, Copy)]
-struct Recording {
-    opts: TranslateOptions,
-    blob_edges: bool,
+/// The DEST name (in `hash`) of blob `id`, whose bytes are `body`: a SHA-1
+/// name is computed with collision detection, and a blob that shows an
+/// attack is refused by name, as git refuses to store it.
+fn dest_name(
+    hash: HashKind,
+    id: &ObjectId,
+    body: &[u8],
+    file: impl Fn() -> String,
+) -> Result<ObjectId, ConvertError> {
+    object_id(hash, ObjectKind::Blob, body).map_err(|c| {
+        CorruptInput::Collision {
+            id: *id,
+            file: file(),
+            detail: format!("named in {hash}, {c}"),
+        }
+        .into()
+    })
 }
 
+/// Records object `at` of `kind` (its bytes `body`), named `blob_name` in
+/// DEST when it is a blob, in `sink`; `base` as in [`Scanner::take`].
+/// Returns whether a reference it makes is missing.
 fn record(
-    table: &ObjectTable,
+    scanner: &Scanner<'_>,
     sink: &Sink,
-    at: u32,
-    kind: ObjectKind,
-    body: &[u8],
+    (at, kind, body): (u32, ObjectKind, &[u8]),
+    blob_name: Option<ObjectId>,
     base: Option<(u32, &[u8])>,
-    recording: Recording,
 ) -> Result<bool, ConvertError> {
-    let Recording { opts, blob_edges } = recording;
-    let sha256 = (kind == ObjectKind::Blob).then(|| match sha256_object_id(kind, body) {
-        ObjectId::Sha256(raw) => raw,
-        ObjectId::Sha1(_) => unreachable!("sha256_object_id returns SHA-256 ids"),
-    });
-    let named = (at, kind, sha256, saturated_size(body.len()));
+    let (table, opts, blob_edges) = (scanner.table, scanner.opts, scanner.blob_edges);
+    let named = (at, kind, blob_name, saturated_size(body.len()));
     let taken = |part: &mut Part| {
         part.scanned += 1;
         part.records.bytes += body.len() as u64;
@@ -575,7 +602,7 @@ fn record(
         taken(&mut sink.part());
         return Ok(false);
     }
-    let holder = table.sha1(at);
+    let holder = table.source_id(at);
     if opts.strict_headers && kind == ObjectKind::Commit {
         refuse_unknown_headers(holder, body, opts)?;
     }
@@ -590,8 +617,7 @@ fn record(
     let mut mergetags = Vec::new();
     let mut names = Vec::new();
     let mut leaned = None;
-    let mut note = |id: ObjectId, role: ReferenceRole, name: Option<&[u8]>| match table.find_id(&id)
-    {
+    let mut note = |id: ObjectId, role: ReferenceRole, name: Option<&[u8]>| match table.find(&id) {
         Some(dep) => edges.push((at, dep)),
         None if well_known_pair(&id).is_some() => {}
         None if matches!(role, ReferenceRole::TreeEntry { gitlink: true }) => {
@@ -621,7 +647,8 @@ fn record(
         // the smallest): such a file entry asks nothing of the table.
         // Directories still give their edges; nothing is skipped once a
         // reference was missing.
-        let id_len = HashKind::Sha1.raw_len();
+        let source = table.direction().source();
+        let id_len = source.raw_len();
         let base_at = base.map(|(base_at, _)| base_at);
         let mut shared = base
             .filter(|&(base_at, _)| match table.name_hash_version() {
@@ -630,7 +657,7 @@ fn record(
             })
             .map(|(_, base)| SharedEntries::new(base, body, id_len));
         table.with_recent(|recent| {
-            for entry in tree_entries(body, HashKind::Sha1) {
+            for entry in tree_entries(body, source) {
                 let entry = entry.map_err(bad)?;
                 let mode = TreeMode::parse(entry.mode);
                 if let Some(shared) = shared.as_mut().filter(|_| mode.is_blob()) {
@@ -644,14 +671,9 @@ fn record(
                 let role = ReferenceRole::TreeEntry { gitlink };
                 // Regular-file and symlink modes name blobs: no ordering edge needed.
                 let name = entry.name;
-                let found = match &entry.id {
-                    ObjectId::Sha1(raw) => {
-                        let upper = table.name_note_upper(at, name);
-                        let note = || table.name_note(at, name);
-                        recent.find_and_note(raw, upper, note, &mut names)
-                    }
-                    ObjectId::Sha256(_) => None,
-                };
+                let upper = table.name_note_upper(at, name);
+                let name_note = || table.name_note(at, name);
+                let found = recent.find_and_note(&entry.id, upper, name_note, &mut names);
                 // A file entry found asks for no ordering edge; a ref
                 // selection's walk needs it (one lookup more, then).
                 if mode.is_blob() && found.is_some() && !blob_edges {
@@ -662,8 +684,8 @@ fn record(
             Ok::<_, ConvertError>(())
         })?;
     } else {
-        for_each_reference(kind, body, HashKind::Sha1, |id, role| note(id, role, None))
-            .map_err(bad)?;
+        let source = table.direction().source();
+        for_each_reference(kind, body, source, |id, role| note(id, role, None)).map_err(bad)?;
     }
     let missed = !missing.is_empty();
     let mut part = sink.part();
@@ -687,6 +709,7 @@ fn refuse_unknown_headers(
     opts: TranslateOptions,
 ) -> Result<(), ConvertError> {
     let identity = |id: &ObjectId| Some(*id);
+    let hash = id.kind();
     // Only the headers are in question here: a mergetag naming an object
     // of the other hash is the plan's to settle (`plan/mergetags.rs`).
     let opts = TranslateOptions {
@@ -694,20 +717,13 @@ fn refuse_unknown_headers(
         ..opts
     };
     let mut scratch = Vec::new();
-    translate_commit(
-        body,
-        HashKind::Sha1,
-        HashKind::Sha1,
-        &identity,
-        opts,
-        &mut scratch,
-    )
-    .map(|_| ())
-    .map_err(|source| {
-        ConvertError::from(CorruptInput::Translate {
-            id,
-            kind: ObjectKind::Commit,
-            source,
+    translate_commit(body, hash, hash, &identity, opts, &mut scratch)
+        .map(|_| ())
+        .map_err(|source| {
+            ConvertError::from(CorruptInput::Translate {
+                id,
+                kind: ObjectKind::Commit,
+                source,
+            })
         })
-    })
 }

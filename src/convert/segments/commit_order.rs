@@ -23,6 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use crate::convert::error::ConvertError;
 use crate::convert::phase;
 use crate::convert::source_objects::table::ObjectTable;
+use crate::hash::HashKind;
 use crate::idmap::{IdMap, MapRow, RowsGo, RunId, SegmentRows};
 use crate::pipeline::StopPoints;
 
@@ -164,20 +165,29 @@ impl<'a> Journal<'a> {
         into_map: bool,
     ) -> Result<(), ConvertError> {
         let (table, hooks) = (self.table, self.hooks);
-        // The table is in SHA-1 order: sorted positions are rows in key order.
-        segment.objects.sort_unstable();
-        let rows = segment.objects.iter().map(|&at| MapRow {
-            sha1: table.sha1(at),
-            sha256: table.written_name(at),
-            kind: table
-                .kind(at)
-                .expect("objects are scanned before they are written"),
+        // Rows go in SHA-1 order, the map's key: the table's own order when
+        // SOURCE names objects in SHA-1, else their DEST names'.
+        match table.direction().source() {
+            HashKind::Sha1 => segment.objects.sort_unstable(),
+            HashKind::Sha256 => segment
+                .objects
+                .sort_unstable_by_key(|&at| table.written_name(at)),
+        }
+        let rows = segment.objects.iter().map(|&at| {
+            let (sha1, sha256) = table.map_columns(at);
+            let kind = table.kind(at);
+            MapRow {
+                sha1,
+                sha256,
+                kind: kind.expect("objects are scanned before they are written"),
+            }
         });
+        // Named by SHA-1, whichever side that is.
         let verbatim_mergetags: Vec<_> = segment
             .objects
             .iter()
             .filter(|&&at| table.keeps_mergetags(at))
-            .map(|&at| table.sha1(at))
+            .map(|&at| table.map_columns(at).0)
             .collect();
         let rows = SegmentRows {
             rows,
@@ -212,7 +222,7 @@ mod tests {
         );
         for at in table.indices().collect::<Vec<_>>() {
             table.set_kind(at, ObjectKind::Blob);
-            table.set_sha256(at, [at as u8; 32]);
+            table.set_dest(at, crate::hash::ObjectId::Sha256([at as u8; 32]));
         }
         table
     }
@@ -285,10 +295,13 @@ mod tests {
     fn a_run_without_blobs_takes_in_what_an_interrupted_run_left_waiting() {
         let dir = tempfile::tempdir().unwrap();
         let (mut map, run, table) = fixture(&dir, 3);
-        let rows = (0..2).map(|at| MapRow {
-            sha1: table.sha1(at),
-            sha256: table.written_name(at),
-            kind: ObjectKind::Tree,
+        let rows = (0..2).map(|at| {
+            let (sha1, sha256) = table.map_columns(at);
+            MapRow {
+                sha1,
+                sha256,
+                kind: ObjectKind::Tree,
+            }
         });
         map.journal_segment(
             run,

@@ -36,7 +36,6 @@ use std::time::{Duration, Instant};
 use crate::convert::error::ConvertError;
 use crate::convert::phase;
 use crate::convert::segments::commit_order::{Journal, Renamed};
-use crate::hash::HashKind;
 use crate::object::ObjectKind;
 use crate::pack::PackWriter;
 use crate::pipeline::Interrupted;
@@ -252,7 +251,8 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     fn open(&mut self) -> Result<&mut OpenSegment, ConvertError> {
         if self.current.is_none() {
             let (count, work) = self.plan_segment();
-            let pack = PackWriter::create(&self.dir, HashKind::Sha256, count)?;
+            let hash = self.journal.table().direction().dest();
+            let pack = PackWriter::create(&self.dir, hash, count)?;
             self.current = Some(OpenSegment {
                 pack,
                 count,

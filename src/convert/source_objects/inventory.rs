@@ -65,34 +65,15 @@ impl Inventory {
             );
         }
 
-        let mut packs = Vec::with_capacity(idx_paths.len());
-        let mut objects = Vec::new();
-        for (pack_no, idx_path) in idx_paths.iter().enumerate() {
-            let pack = Pack::open(idx_path, HashKind::Sha1)?;
-            let idx = &pack.idx;
-            objects.reserve(idx.num_objects() as usize);
-            for i in 0..idx.num_objects() {
-                let ObjectId::Sha1(raw) = idx.oid_at(i) else {
-                    unreachable!("a SHA-1 index yields SHA-1 ids")
-                };
-                objects.push((
-                    raw,
-                    Location::Packed {
-                        pack: pack_no as u32,
-                        offset: idx.offset_at(i),
-                    },
-                ));
-            }
-            packs.push(pack);
-        }
-        for (dir, path) in object_dirs.iter().enumerate() {
-            for id in loose::list_loose(path, HashKind::Sha1)? {
-                if let ObjectId::Sha1(raw) = id {
-                    objects.push((raw, Location::Loose { dir: dir as u32 }));
-                }
-            }
-        }
-        let table = ObjectTable::new(objects);
+        let hash = source.object_format;
+        let packs = idx_paths
+            .iter()
+            .map(|idx_path| Pack::open(idx_path, hash))
+            .collect::<Result<Vec<_>, _>>()?;
+        let table = match hash {
+            HashKind::Sha1 => ObjectTable::new(list::<20>(&packs, &object_dirs, hash)?),
+            HashKind::Sha256 => ObjectTable::new(list::<32>(&packs, &object_dirs, hash)?),
+        };
         Ok((
             Inventory {
                 packs,
@@ -128,7 +109,7 @@ impl Inventory {
             }
             Location::Loose { dir } => {
                 let (kind, body) =
-                    loose::read_loose(&self.object_dirs[dir as usize], &table.sha1(i))?;
+                    loose::read_loose(&self.object_dirs[dir as usize], &table.source_id(i))?;
                 *out = body;
                 Ok(kind)
             }
@@ -152,6 +133,23 @@ impl Inventory {
         cache.get(offset).map(|(_, body)| body)
     }
 
+    /// Where SOURCE stores object `i` of the table, for messages: its pack
+    /// and offset, or its loose file.
+    pub fn stored_in(&self, table: &ObjectTable, i: u32) -> String {
+        match table.location(i) {
+            Location::Packed { pack, offset } => format!(
+                "{} at offset {offset}",
+                self.pack_paths[pack as usize]
+                    .with_extension("pack")
+                    .display()
+            ),
+            Location::Loose { dir } => self
+                .loose_path(dir, &table.source_id(i))
+                .display()
+                .to_string(),
+        }
+    }
+
     /// The file of loose object `id` in object directory number `dir`.
     pub fn loose_path(&self, dir: u32, id: &ObjectId) -> PathBuf {
         loose::loose_path(&self.object_dirs[dir as usize], id)
@@ -165,10 +163,41 @@ impl Inventory {
         table: &ObjectTable,
         id: &ObjectId,
     ) -> Option<(ObjectKind, Vec<u8>)> {
-        let i = table.find_id(id)?;
+        let i = table.find(id)?;
         let mut cache = DeltaCache::new(16 << 20);
         let mut out = Vec::new();
         let kind = self.read(table, i, &mut cache, &mut out).ok()?;
         Some((kind, out))
     }
+}
+
+/// Every object of `packs` and of the loose objects of `object_dirs` (in
+/// that order), by raw name: `N` bytes, `hash`'s width.
+fn list<const N: usize>(
+    packs: &[Pack],
+    object_dirs: &[PathBuf],
+    hash: HashKind,
+) -> Result<Vec<([u8; N], Location)>, ConvertError> {
+    let raw = |id: ObjectId| -> [u8; N] {
+        id.as_bytes()
+            .try_into()
+            .expect("an index or directory of `hash` yields its names")
+    };
+    let mut objects = Vec::with_capacity(packs.iter().map(|p| p.idx.num_objects() as usize).sum());
+    for (pack_no, pack) in packs.iter().enumerate() {
+        let idx = &pack.idx;
+        for i in 0..idx.num_objects() {
+            let location = Location::Packed {
+                pack: pack_no as u32,
+                offset: idx.offset_at(i),
+            };
+            objects.push((raw(idx.oid_at(i)), location));
+        }
+    }
+    for (dir, path) in object_dirs.iter().enumerate() {
+        for id in loose::list_loose(path, hash)? {
+            objects.push((raw(id), Location::Loose { dir: dir as u32 }));
+        }
+    }
+    Ok(objects)
 }

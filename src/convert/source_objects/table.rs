@@ -1,16 +1,18 @@
-//! The in-memory object table: every source object, sorted by SHA-1, with
-//! where it is stored, its kind and (once known) its SHA-256 name.
+//! The in-memory object table: every source object, sorted by its SOURCE
+//! name (SHA-1, or SHA-256 for a conversion from SHA-256), with where it is
+//! stored, its kind and (once known) its DEST name.
 //!
 //! This is the hot map of the conversion: tree translation looks up every
 //! entry here, so lookups go through a radix fan-out on the leading bits of
-//! the SHA-1 (uniformly distributed) and then a short binary search, instead
-//! of SQLite (~6 us a lookup). Memory is ~80 bytes per object.
+//! the name (uniformly distributed) and then a short binary search, instead
+//! of SQLite (~6 us a lookup). Memory is ~80 bytes per object, the same in
+//! both directions: the columns of names are as wide as their hashes.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::convert::source_objects::name_hashes::NameHashes;
-use crate::hash::ObjectId;
+use crate::hash::{Direction, ObjectId};
 use crate::object::ObjectKind;
 use crate::pack::NameHashVersion;
 
@@ -72,7 +74,7 @@ impl Location {
     }
 }
 
-/// Where an object's SHA-256 name comes from.
+/// Where an object's DEST name comes from.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Origin {
     /// This run converts it.
@@ -93,20 +95,51 @@ enum Origin {
     LeftOut,
 }
 
+/// SOURCE's names, in table order: a flat column whose stride is the
+/// width of SOURCE's hash, so an object costs the same in either direction
+/// (20 + 36 bytes with its DEST name forward, 32 + 24 back).
+pub enum SourceIds {
+    Sha1(Vec<[u8; 20]>),
+    Sha256(Vec<[u8; 32]>),
+}
+
+/// DEST's names, each set once: the map pass names trees, commits and tags
+/// through a shared reference while the blob pass reads the blobs'.
+enum DestNames {
+    Sha256(Vec<OnceLock<[u8; 32]>>),
+    Sha1(Vec<OnceLock<[u8; 20]>>),
+}
+
+/// A raw name of either width: what a table is built from.
+pub trait RawId: Copy + Ord + Send {
+    /// The column these names make.
+    fn column(ids: Vec<Self>) -> SourceIds;
+}
+
+impl RawId for [u8; 20] {
+    fn column(ids: Vec<Self>) -> SourceIds {
+        SourceIds::Sha1(ids)
+    }
+}
+
+impl RawId for [u8; 32] {
+    fn column(ids: Vec<Self>) -> SourceIds {
+        SourceIds::Sha256(ids)
+    }
+}
+
 /// The table. Index `i` names the same object in every column.
 pub struct ObjectTable {
-    sha1: Vec<[u8; 20]>,
+    ids: SourceIds,
     location: Vec<PackedLocation>,
     kind: Vec<Option<ObjectKind>>,
-    /// Set once per object; the map pass names trees, commits and tags
-    /// through a shared reference while the blob pass reads the blobs'.
-    sha256: Vec<OnceLock<[u8; 32]>>,
+    names: DestNames,
     /// Inflated size (saturated at 4 GiB) of the objects this run decodes,
     /// for budgeting the memory of the passes that hold them.
     size: Vec<u32>,
     /// The name hashes of the delta search's sort, from the tree entries
     /// the scan reads (`name_hashes.rs`).
-    names: NameHashes,
+    name_hashes: NameHashes,
     /// Converted by an earlier run (the map has its row, a finished pack
     /// of DEST stores it) or by the pool's conversion DEST shares with.
     /// Such objects are neither read nor written again.
@@ -119,7 +152,10 @@ pub struct ObjectTable {
     /// Commits whose mergetags naming objects SOURCE does not have are
     /// kept verbatim (`--unmapped-mergetags=verbatim`): sorted indices, few.
     verbatim_mergetags: Vec<u32>,
-    /// Unique to this table and to the SHA-256 names it holds: a new one
+    /// The DEST names SOURCE's own map records for SOURCE's tags, when
+    /// SOURCE is a git-rehash DEST (`source_map.rs`): sorted by index, few.
+    recorded_tag_names: Vec<(u32, ObjectId)>,
+    /// Unique to this table and to the DEST names it holds: a new one
     /// whenever a name may be overwritten, so that the per-thread memos of
     /// lookups (`recent_lookups.rs`) never answer from a stale table.
     serial: u64,
@@ -132,37 +168,46 @@ fn next_serial() -> u64 {
 }
 
 impl ObjectTable {
-    /// Builds the table from (id, location) pairs; an id seen twice (the same
-    /// object in two packs, or packed and loose) keeps its first location.
-    pub fn new(mut objects: Vec<([u8; 20], Location)>) -> Self {
+    /// Builds the table from (SOURCE name, location) pairs, whose width
+    /// says SOURCE's hash; an id seen twice (the same object in two packs,
+    /// or packed and loose) keeps its first location.
+    pub fn new<I: RawId>(mut objects: Vec<(I, Location)>) -> Self {
         objects.sort_by_key(|o| o.0);
         objects.dedup_by(|later, first| later.0 == first.0);
-        let n = objects.len();
-        let (sha1, location): (Vec<_>, Vec<_>) = objects
+        let (ids, location): (Vec<I>, Vec<_>) = objects
             .into_iter()
             .map(|(id, location)| (id, PackedLocation::new(location)))
             .unzip();
+        let n = ids.len();
+        let ids = I::column(ids);
         // About one object per bucket, between 2^8 and 2^24 buckets.
         let bits = (usize::BITS - n.max(1).leading_zeros()).clamp(8, 24);
         let mut fanout = vec![0u32; (1usize << bits) + 1];
-        for id in &sha1 {
-            fanout[prefix(id, bits) + 1] += 1;
+        let mut count = |lead: &[u8]| fanout[prefix(lead, bits) + 1] += 1;
+        match &ids {
+            SourceIds::Sha1(ids) => ids.iter().for_each(|id| count(id)),
+            SourceIds::Sha256(ids) => ids.iter().for_each(|id| count(id)),
         }
         for i in 1..fanout.len() {
             fanout[i] += fanout[i - 1];
         }
+        let names = match &ids {
+            SourceIds::Sha1(_) => DestNames::Sha256((0..n).map(|_| OnceLock::new()).collect()),
+            SourceIds::Sha256(_) => DestNames::Sha1((0..n).map(|_| OnceLock::new()).collect()),
+        };
         ObjectTable {
             kind: vec![None; n],
             size: vec![0; n],
-            names: NameHashes::new(n),
-            sha256: (0..n).map(|_| OnceLock::new()).collect(),
+            name_hashes: NameHashes::new(n),
+            names,
             origin: vec![Origin::New; n],
-            sha1,
+            ids,
             location,
             fanout,
             bits,
             external: Default::default(),
             verbatim_mergetags: Vec::new(),
+            recorded_tag_names: Vec::new(),
             serial: next_serial(),
         }
     }
@@ -172,8 +217,16 @@ impl ObjectTable {
         self.serial
     }
 
+    /// Which way this table's objects are converted: from SOURCE's hash.
+    pub fn direction(&self) -> Direction {
+        match self.ids {
+            SourceIds::Sha1(_) => Direction::FORWARD,
+            SourceIds::Sha256(_) => Direction::REVERSE,
+        }
+    }
+
     pub fn len(&self) -> usize {
-        self.sha1.len()
+        self.location.len()
     }
 
     /// A digest of the id list: equal exactly when two tables hold the
@@ -181,22 +234,34 @@ impl ObjectTable {
     pub fn fingerprint(&self) -> [u8; 32] {
         use sha2::Digest as _;
         let mut hasher = sha2::Sha256::new();
-        hasher.update((self.sha1.len() as u64).to_le_bytes());
-        hasher.update(self.sha1.as_flattened());
+        hasher.update((self.len() as u64).to_le_bytes());
+        match &self.ids {
+            SourceIds::Sha1(ids) => hasher.update(ids.as_flattened()),
+            SourceIds::Sha256(ids) => hasher.update(ids.as_flattened()),
+        }
         hasher.finalize().into()
     }
 
-    /// The index of a SHA-1 id, if the source has that object.
-    ///
+    /// The index of the object SOURCE names `id`, if SOURCE has it (never
+    /// for an id of the other hash).
+    #[inline]
+    pub fn find(&self, id: &ObjectId) -> Option<u32> {
+        match (&self.ids, id) {
+            (SourceIds::Sha1(ids), ObjectId::Sha1(raw)) => self.find_in(ids, raw),
+            (SourceIds::Sha256(ids), ObjectId::Sha256(raw)) => self.find_in(ids, raw),
+            _ => None,
+        }
+    }
+
     /// Buckets hold about one id, so a short bucket is scanned with an
     /// inlined fixed-size equality (no `memcmp` call; this lookup runs for
     /// every tree entry, twice); a long bucket (ids crafted to share a
     /// prefix) falls back to binary search so it cannot go quadratic.
     #[inline]
-    pub fn find(&self, id: &[u8; 20]) -> Option<u32> {
+    fn find_in<const N: usize>(&self, ids: &[[u8; N]], id: &[u8; N]) -> Option<u32> {
         let p = prefix(id, self.bits);
         let (lo, hi) = (self.fanout[p] as usize, self.fanout[p + 1] as usize);
-        let bucket = &self.sha1[lo..hi];
+        let bucket = &ids[lo..hi];
         let at = if bucket.len() <= LINEAR_BUCKET {
             bucket.iter().position(|candidate| same_id(candidate, id))
         } else {
@@ -205,16 +270,12 @@ impl ObjectTable {
         at.map(|i| (lo + i) as u32)
     }
 
-    #[inline]
-    pub fn find_id(&self, id: &ObjectId) -> Option<u32> {
-        match id {
-            ObjectId::Sha1(raw) => self.find(raw),
-            ObjectId::Sha256(_) => None,
+    /// SOURCE's name of object `i`.
+    pub fn source_id(&self, i: u32) -> ObjectId {
+        match &self.ids {
+            SourceIds::Sha1(ids) => ObjectId::Sha1(ids[i as usize]),
+            SourceIds::Sha256(ids) => ObjectId::Sha256(ids[i as usize]),
         }
-    }
-
-    pub fn sha1(&self, i: u32) -> ObjectId {
-        ObjectId::Sha1(self.sha1[i as usize])
     }
 
     /// A key that sorts objects in SOURCE's storage order: by pack, then
@@ -245,72 +306,79 @@ impl ObjectTable {
 
     /// Which name hash the scan's notes make (before the scan).
     pub fn set_name_hash_version(&mut self, version: NameHashVersion) {
-        self.names.set_version(version);
+        self.name_hashes.set_version(version);
     }
 
     /// Which name hash the scan's notes make.
     pub fn name_hash_version(&self) -> NameHashVersion {
-        self.names.version()
+        self.name_hashes.version()
     }
 
     /// What tree `tree` says of its entry `name` ([`NameHashes::note_of`]).
     pub fn name_note(&self, tree: u32, name: &[u8]) -> u64 {
-        self.names.note_of(tree, name)
+        self.name_hashes.note_of(tree, name)
     }
 
     /// The upper half of [`Self::name_note`] ([`NameHashes::note_upper_of`]).
     pub fn name_note_upper(&self, tree: u32, name: &[u8]) -> u32 {
-        self.names.note_upper_of(tree, name)
+        self.name_hashes.note_upper_of(tree, name)
     }
 
     /// Notes that a tree names object `i` ([`NameHashes::note`]).
     pub fn note_name(&self, i: u32, note: u64) {
-        self.names.note(i, note);
+        self.name_hashes.note(i, note);
     }
 
     /// The name hash the delta search sorts object `i` by (0: unknown);
     /// only once the scan is done.
     pub fn name_hash(&self, i: u32) -> u32 {
+        self.name_hashes.get(i)
+    }
+
+    /// DEST's name of object `i`, once it has one.
+    pub fn dest_id(&self, i: u32) -> Option<ObjectId> {
         self.names.get(i)
     }
 
-    pub fn sha256(&self, i: u32) -> Option<ObjectId> {
-        self.sha256[i as usize].get().copied().map(ObjectId::Sha256)
-    }
-
-    /// The SHA-256 name of an object being written: the passes name every
+    /// DEST's name of an object being written: the passes name every
     /// object before they write it.
     pub fn written_name(&self, i: u32) -> ObjectId {
-        self.sha256(i)
+        self.dest_id(i)
             .expect("objects are named before they are written")
     }
 
-    pub fn set_sha256(&mut self, i: u32, id: [u8; 32]) {
+    /// The pair of names of object `i` as the map's columns hold it
+    /// (SHA-1, SHA-256), once it has its DEST name.
+    pub fn map_columns(&self, i: u32) -> (ObjectId, ObjectId) {
+        self.direction()
+            .columns(self.source_id(i), self.written_name(i))
+    }
+
+    /// Sets object `i`'s DEST name, over any it had.
+    pub fn set_dest(&mut self, i: u32, id: ObjectId) {
         self.serial = next_serial();
-        self.sha256[i as usize] = OnceLock::from(id);
+        self.names.replace(i, id);
     }
 
     /// Names object `i` through a shared reference (the map pass, beside
     /// the blob pass's readers); it must not have a name yet.
-    pub fn name(&self, i: u32, id: [u8; 32]) {
-        let set = self.sha256[i as usize].set(id);
-        assert!(set.is_ok(), "object {i} was named twice");
+    pub fn name(&self, i: u32, id: ObjectId) {
+        assert!(self.names.name(i, id), "object {i} was named twice");
     }
 
     /// Records the row an earlier run committed for object `i`.
-    pub fn set_mapped(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32]) {
-        self.set_origin(i, kind, sha256, Origin::Converted);
+    pub fn set_mapped(&mut self, i: u32, kind: ObjectKind, dest: ObjectId) {
+        self.set_origin(i, kind, dest, Origin::Converted);
     }
 
     /// Records the row the shared pool's map has for object `i`.
-    pub fn set_shared(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32]) {
-        self.set_origin(i, kind, sha256, Origin::Shared);
+    pub fn set_shared(&mut self, i: u32, kind: ObjectKind, dest: ObjectId) {
+        self.set_origin(i, kind, dest, Origin::Shared);
     }
 
-    fn set_origin(&mut self, i: u32, kind: ObjectKind, sha256: [u8; 32], origin: Origin) {
-        self.serial = next_serial();
+    fn set_origin(&mut self, i: u32, kind: ObjectKind, dest: ObjectId, origin: Origin) {
+        self.set_dest(i, dest);
         self.kind[i as usize] = Some(kind);
-        self.sha256[i as usize] = OnceLock::from(sha256);
         self.origin[i as usize] = origin;
     }
 
@@ -335,7 +403,7 @@ impl ObjectTable {
     pub fn leave_out(&mut self, i: u32) {
         debug_assert!(self.origin[i as usize] == Origin::New);
         self.serial = next_serial();
-        self.sha256[i as usize] = OnceLock::new();
+        self.names.forget(i);
         self.origin[i as usize] = Origin::LeftOut;
     }
 
@@ -368,20 +436,21 @@ impl ObjectTable {
         self.origin[i as usize] == Origin::Shared
     }
 
-    /// Maps a SHA-1 id to its SHA-256 name, if the object is translated.
+    /// Maps a SOURCE name to its DEST name, if the object is translated.
     /// The well-known ids (all-zero, empty tree, empty blob) map even when
     /// the source does not store them, as in git.
-    pub fn map_sha1(&self, id: &ObjectId) -> Option<ObjectId> {
-        if let Some(i) = self.find_id(id)
-            && let Some(mapped) = self.sha256(i)
+    pub fn map_source(&self, id: &ObjectId) -> Option<ObjectId> {
+        if let Some(i) = self.find(id)
+            && let Some(mapped) = self.dest_id(i)
         {
             return Some(mapped);
         }
         well_known_pair(id).or_else(|| self.external.get(id))
     }
 
-    /// interop: pairs consulted by [`ObjectTable::map_sha1`] for ids SOURCE
-    /// does not store (gitlink targets from submodule maps, surrogates).
+    /// interop: pairs consulted by [`ObjectTable::map_source`] for ids
+    /// SOURCE does not store (gitlink targets from submodule maps,
+    /// surrogates).
     pub fn set_external(&mut self, external: crate::gitlink_maps::external_map::ExternalMap) {
         self.external = external;
     }
@@ -408,9 +477,65 @@ impl ObjectTable {
         self.verbatim_mergetags.binary_search(&i).is_ok()
     }
 
+    /// Sets the names SOURCE's own map records for its tags (sorted by
+    /// index).
+    pub fn set_recorded_tag_names(&mut self, names: Vec<(u32, ObjectId)>) {
+        debug_assert!(names.is_sorted_by_key(|&(at, _)| at));
+        self.recorded_tag_names = names;
+    }
+
+    /// The DEST name SOURCE's own map records for tag `i`, if any.
+    pub fn recorded_tag_name(&self, i: u32) -> Option<ObjectId> {
+        let at = self
+            .recorded_tag_names
+            .binary_search_by_key(&i, |&(at, _)| at)
+            .ok()?;
+        Some(self.recorded_tag_names[at].1)
+    }
+
     /// Indices of all objects.
     pub fn indices(&self) -> impl Iterator<Item = u32> + use<> {
-        0..self.sha1.len() as u32
+        0..self.len() as u32
+    }
+}
+
+impl DestNames {
+    fn get(&self, i: u32) -> Option<ObjectId> {
+        match self {
+            DestNames::Sha256(names) => names[i as usize].get().copied().map(ObjectId::Sha256),
+            DestNames::Sha1(names) => names[i as usize].get().copied().map(ObjectId::Sha1),
+        }
+    }
+
+    /// Sets name `i` to `id` (of DEST's hash) unless it has one; whether it
+    /// was set.
+    fn name(&self, i: u32, id: ObjectId) -> bool {
+        match (self, id) {
+            (DestNames::Sha256(names), ObjectId::Sha256(raw)) => names[i as usize].set(raw).is_ok(),
+            (DestNames::Sha1(names), ObjectId::Sha1(raw)) => names[i as usize].set(raw).is_ok(),
+            (_, id) => panic!("object {i} named {id:?}, not in DEST's hash"),
+        }
+    }
+
+    /// Forgets name `i`.
+    fn forget(&mut self, i: u32) {
+        match self {
+            DestNames::Sha256(names) => names[i as usize] = OnceLock::new(),
+            DestNames::Sha1(names) => names[i as usize] = OnceLock::new(),
+        }
+    }
+
+    /// Sets name `i` to `id` (of DEST's hash), over any it had.
+    fn replace(&mut self, i: u32, id: ObjectId) {
+        match (self, id) {
+            (DestNames::Sha256(names), ObjectId::Sha256(raw)) => {
+                names[i as usize] = OnceLock::from(raw)
+            }
+            (DestNames::Sha1(names), ObjectId::Sha1(raw)) => {
+                names[i as usize] = OnceLock::from(raw)
+            }
+            (_, id) => panic!("object {i} named {id:?}, not in DEST's hash"),
+        }
     }
 }
 
@@ -431,17 +556,27 @@ pub fn well_known_pair(id: &ObjectId) -> Option<ObjectId> {
 /// Buckets up to this length are scanned linearly.
 const LINEAR_BUCKET: usize = 8;
 
-/// Equality of two SHA-1 ids as three word compares.
+/// Equality of two ids as word compares (three for SHA-1, four for
+/// SHA-256), with no `memcmp` call.
 #[inline(always)]
-fn same_id(a: &[u8; 20], b: &[u8; 20]) -> bool {
-    let word = |x: &[u8; 20], at: usize| {
-        u64::from_ne_bytes(x[at..at + 8].try_into().expect("8 bytes within 20"))
+pub(crate) fn same_id<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
+    let word = |x: &[u8; N], at: usize| {
+        u64::from_ne_bytes(x[at..at + 8].try_into().expect("8 bytes within the id"))
     };
-    let tail = |x: &[u8; 20]| u32::from_ne_bytes(x[16..20].try_into().expect("4 bytes within 20"));
-    (word(a, 0) ^ word(b, 0)) | (word(a, 8) ^ word(b, 8)) | u64::from(tail(a) ^ tail(b)) == 0
+    let mut diff = 0u64;
+    let mut at = 0;
+    while at + 8 <= N {
+        diff |= word(a, at) ^ word(b, at);
+        at += 8;
+    }
+    if at + 4 <= N {
+        let tail = |x: &[u8; N]| u32::from_ne_bytes(x[at..at + 4].try_into().expect("4 bytes"));
+        diff |= u64::from(tail(a) ^ tail(b));
+    }
+    diff == 0
 }
 
-fn prefix(id: &[u8; 20], bits: u32) -> usize {
+fn prefix(id: &[u8], bits: u32) -> usize {
     let lead = u32::from_be_bytes([id[0], id[1], id[2], id[3]]);
     (lead >> (32 - bits)) as usize
 }
@@ -463,21 +598,26 @@ mod tests {
 
     use super::test_id as id;
 
+    /// A table of `ids`, every one a loose object.
+    fn loose_table<I: RawId>(ids: &[I]) -> ObjectTable {
+        ObjectTable::new(
+            ids.iter()
+                .map(|&i| (i, Location::Loose { dir: 0 }))
+                .collect(),
+        )
+    }
+
     #[test]
     fn finds_every_id_and_only_those() {
         for n in [0u32, 1, 5, 300, 5000] {
             let ids: Vec<_> = (0..n).map(id).collect();
-            let table = ObjectTable::new(
-                ids.iter()
-                    .map(|&i| (i, Location::Loose { dir: 0 }))
-                    .collect(),
-            );
+            let table = loose_table(&ids);
             assert_eq!(table.len(), n as usize);
             for i in &ids {
-                let at = table.find(i).expect("present");
-                assert_eq!(table.sha1(at), ObjectId::Sha1(*i));
+                let at = table.find(&ObjectId::Sha1(*i)).expect("present");
+                assert_eq!(table.source_id(at), ObjectId::Sha1(*i));
             }
-            assert_eq!(table.find(&id(n + 1)), None);
+            assert_eq!(table.find(&ObjectId::Sha1(id(n + 1))), None);
         }
     }
 
@@ -491,21 +631,15 @@ mod tests {
                 raw
             })
             .collect();
-        let table = ObjectTable::new(
-            ids.iter()
-                .map(|&i| (i, Location::Loose { dir: 0 }))
-                .collect(),
-        );
+        let table = loose_table(&ids);
         for i in &ids {
-            assert_eq!(
-                table.sha1(table.find(i).expect("present")),
-                ObjectId::Sha1(*i)
-            );
+            let i = ObjectId::Sha1(*i);
+            assert_eq!(table.source_id(table.find(&i).expect("present")), i);
         }
         let mut absent = ids[0];
         absent[19] ^= 0xff;
         assert!(!ids.contains(&absent));
-        assert_eq!(table.find(&absent), None);
+        assert_eq!(table.find(&ObjectId::Sha1(absent)), None);
     }
 
     #[test]
@@ -549,15 +683,51 @@ mod tests {
         );
     }
 
+    /// A table of SHA-256 names: found by them, never by a SHA-1 id, named
+    /// in SHA-1, and an object costs as many bytes of names as forward.
+    #[test]
+    fn a_sha256_table_finds_its_names_and_names_objects_in_sha1() {
+        let ids: Vec<[u8; 32]> = (0..300u32)
+            .map(|n| {
+                let ObjectId::Sha256(raw) =
+                    crate::object::sha256_object_id(ObjectKind::Tree, &n.to_be_bytes())
+                else {
+                    unreachable!()
+                };
+                raw
+            })
+            .collect();
+        let table = loose_table(&ids);
+        assert_eq!(table.direction(), crate::hash::Direction::REVERSE);
+        for raw in &ids {
+            let id = ObjectId::Sha256(*raw);
+            let at = table.find(&id).expect("present");
+            assert_eq!(table.source_id(at), id);
+            let short: [u8; 20] = raw[..20].try_into().unwrap();
+            assert_eq!(table.find(&ObjectId::Sha1(short)), None);
+        }
+        table.name(7, ObjectId::Sha1([7; 20]));
+        assert_eq!(table.dest_id(7), Some(ObjectId::Sha1([7; 20])));
+        assert_eq!(
+            table.map_columns(7),
+            (ObjectId::Sha1([7; 20]), table.source_id(7))
+        );
+        let names = |source: usize, dest: usize| source + dest;
+        assert_eq!(
+            names(20, std::mem::size_of::<OnceLock<[u8; 32]>>()),
+            names(32, std::mem::size_of::<OnceLock<[u8; 20]>>())
+        );
+    }
+
     #[test]
     fn well_known_ids_map_without_storage() {
-        let table = ObjectTable::new(Vec::new());
+        let table = ObjectTable::new(Vec::<([u8; 20], Location)>::new());
         assert_eq!(
-            table.map_sha1(&HashKind::Sha1.empty_tree()),
+            table.map_source(&HashKind::Sha1.empty_tree()),
             Some(HashKind::Sha256.empty_tree())
         );
         assert_eq!(
-            table.map_sha1(&HashKind::Sha1.null_id()),
+            table.map_source(&HashKind::Sha1.null_id()),
             Some(HashKind::Sha256.null_id())
         );
     }

@@ -17,7 +17,7 @@ use crate::convert::error::ConvertError;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::gitconfig::GitConfig;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::object::{ObjectKind, ReferenceRole, for_each_reference, tree_entries};
 use crate::pack::DeltaCache;
 use crate::refs::read_source_refs;
@@ -32,7 +32,7 @@ pub fn names_by_path(
     work_tree: Option<&Path>,
 ) -> Result<BTreeMap<String, String>, ConvertError> {
     let mut names = BTreeMap::new();
-    let refs = read_source_refs(&source.git_dir, HashKind::Sha1)?;
+    let refs = read_source_refs(&source.git_dir, source.object_format)?;
     let (inventory, table) = Inventory::open(source)?;
     let mut reader = Reader {
         inventory: &inventory,
@@ -85,7 +85,7 @@ struct Reader<'a> {
 
 impl Reader<'_> {
     fn read(&mut self, id: ObjectId) -> Option<ObjectKind> {
-        let i = self.table.find_id(&id)?;
+        let i = self.table.find(&id)?;
         self.inventory
             .read(self.table, i, &mut self.cache, &mut self.body)
             .ok()
@@ -101,7 +101,8 @@ impl Reader<'_> {
                 _ => return None,
             };
             let mut next = None;
-            for_each_reference(kind, &self.body, HashKind::Sha1, |r, rr| {
+            let hash = self.table.direction().source();
+            for_each_reference(kind, &self.body, hash, |r, rr| {
                 if rr == role && next.is_none() {
                     next = Some(r);
                 }
@@ -119,7 +120,7 @@ impl Reader<'_> {
         if self.read(tree)? != ObjectKind::Tree {
             return None;
         }
-        let blob = tree_entries(&self.body, HashKind::Sha1)
+        let blob = tree_entries(&self.body, self.table.direction().source())
             .flatten()
             .find(|e| e.name == name && e.mode.starts_with(b"100"))?
             .id;

@@ -245,13 +245,13 @@ fn payload<'a>(pass: &Pass<'a>, at: u32, pairing: bool) -> Result<Prepared<'a>, 
         let copyable = matches!(entry.kind, EntryKind::Base(ObjectKind::Blob)) || base.is_some();
         // Table locations are idx entries, so `entry` finds every one.
         if copyable && let Some((position, end)) = layout.entry(offset) {
-            debug_assert_eq!(pack.idx.oid_at(position), table.sha1(at));
+            debug_assert_eq!(pack.idx.oid_at(position), table.source_id(at));
             let whole = pack.data.raw(offset..end)?;
             if let Some(expected) = pack.idx.crc32_at(position)
                 && crc32fast::hash(whole) != expected
             {
                 return Err(PackError::CrcMismatch {
-                    id: table.sha1(at),
+                    id: table.source_id(at),
                     file: inventory.pack_paths[pack_no as usize].display().to_string(),
                     offset,
                 }

@@ -97,7 +97,7 @@ impl CandidateLog {
             .map_or_else(|| "?".to_owned(), |k| k.to_string());
         let line = format!(
             "{}\t{kind}\t{}\t{}\t{zlib}\t{distance}\t{base}\t{source_distance}\t{same}\n",
-            table.sha1(at),
+            table.source_id(at),
             table.size(at),
             found.delta.len(),
         );

@@ -55,12 +55,14 @@ use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched};
 use crate::convert::write::search_tail::Tail;
 use crate::convert::write::tree_translation::translate_tree_reaching;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::object::ObjectKind;
-use crate::object::sha256_object_id;
+use crate::object::object_id;
 use crate::pack::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
 use crate::pipeline::chunking::{chunks_within, restart_at};
-use crate::translate::{TranslateOptions, translate_object};
+use crate::translate::{
+    TranslateOptions, translate_object, translate_tag_with_unterminated_signature,
+};
 use crate::zlib::deflate;
 
 /// Objects per parallel chunk: enough to keep every core busy, few enough
@@ -362,7 +364,7 @@ fn prepare_chunk(
             let mut named_in_order = Vec::with_capacity(objects.len());
             for (&at, (kind, body)) in objects.iter().zip(sources) {
                 let translation = translated(table, at, kind, &body, opts)?;
-                let n = named(at, kind, body, translation);
+                let n = named(inventory, table, at, kind, body, translation)?;
                 name_unless_carried(table, &n);
                 named_in_order.push(n);
             }
@@ -528,12 +530,12 @@ fn append(
     Ok(())
 }
 
-/// A translated object of the current chunk and its SHA-256 name.
+/// A translated object of the current chunk and its DEST name.
 struct Named {
     at: u32,
     kind: ObjectKind,
-    sha256: [u8; 32],
-    /// The SHA-1 form, kept for trees only (their deltas are found from it).
+    name: ObjectId,
+    /// The SOURCE form, kept for trees only (their deltas are found from it).
     source: Vec<u8>,
     body: Vec<u8>,
     unknown_headers: Vec<String>,
@@ -549,26 +551,54 @@ fn name_one(
     let mut source = Vec::new();
     let kind = read_cache::read(inventory, table, at, &mut source)?;
     let translation = translated(table, at, kind, &source, opts)?;
-    Ok(named(at, kind, source, translation))
+    named(inventory, table, at, kind, source, translation)
 }
 
-fn named(at: u32, kind: ObjectKind, mut source: Vec<u8>, translation: Translation) -> Named {
-    let Translation { body, notes, reach } = translation;
+/// Object `at`, whose SOURCE form is `source`, named in DEST's hash from
+/// its `translation`. A SHA-1 name is computed with collision detection: a
+/// translation that shows an attack is refused by name.
+fn named(
+    inventory: &Inventory,
+    table: &ObjectTable,
+    at: u32,
+    kind: ObjectKind,
+    mut source: Vec<u8>,
+    translation: Translation,
+) -> Result<Named, ConvertError> {
+    let Translation {
+        mut body,
+        notes,
+        reach,
+    } = translation;
+    let hash = table.direction().dest();
+    let name_of = |body: &[u8]| {
+        object_id(hash, kind, body).map_err(|c| {
+            ConvertError::from(CorruptInput::Collision {
+                id: table.source_id(at),
+                file: inventory.stored_in(table, at),
+                detail: format!("named in {hash}, {c}"),
+            })
+        })
+    };
+    let mut name = name_of(&body)?;
+    if let Some(recorded) = table.recorded_tag_name(at).filter(|&r| r != name)
+        && let Some(restored) = restored_tag(table, &source)
+        && name_of(&restored)? == recorded
+    {
+        (body, name) = (restored, recorded);
+    }
     if kind != ObjectKind::Tree {
         source = Vec::new();
     }
-    let ObjectId::Sha256(sha256) = sha256_object_id(kind, &body) else {
-        unreachable!("sha256_object_id returns SHA-256 ids")
-    };
-    Named {
+    Ok(Named {
         at,
         kind,
-        sha256,
+        name,
         source,
         body,
         unknown_headers: notes.unknown_headers,
         reach,
-    }
+    })
 }
 
 /// The objects an interrupted run wrote that a resumed run has not
@@ -590,7 +620,7 @@ impl CarriedNotNamed {
 
     /// Whether object `at` is named at this point of the pass.
     fn is_named(&self, table: &ObjectTable, at: u32) -> bool {
-        table.sha256(at).is_some() && !(table.is_carried(at) && self.lock().contains(&at))
+        table.dest_id(at).is_some() && !(table.is_carried(at) && self.lock().contains(&at))
     }
 
     /// `objects` were just prepared (named, or their names confirmed).
@@ -608,13 +638,13 @@ impl CarriedNotNamed {
     }
 }
 
-/// Records the SHA-256 name of a prepared object, unless an interrupted
-/// run wrote it (the map has its name already).
+/// Records the DEST name of a prepared object, unless an interrupted run
+/// wrote it (the map has its name already).
 fn name_unless_carried(table: &ObjectTable, n: &Named) {
     if table.is_carried(n.at) {
-        debug_assert_eq!(table.sha256(n.at), Some(ObjectId::Sha256(n.sha256)));
+        debug_assert_eq!(table.dest_id(n.at), Some(n.name));
     } else {
-        table.name(n.at, n.sha256);
+        table.name(n.at, n.name);
     }
 }
 
@@ -765,7 +795,8 @@ impl ChunkContext<'_> {
     /// of the two SHA-1 trees (`tree_delta`).
     fn tree_delta(&self, k: usize, base: &[u8], max_size: usize) -> Option<Vec<u8>> {
         let target = &self.chunk[k];
-        let (from, to) = (HashKind::Sha1.raw_len(), HashKind::Sha256.raw_len());
+        let direction = self.pass.table.direction();
+        let (from, to) = (direction.source().raw_len(), direction.dest().raw_len());
         tree_delta(base, &target.source, &target.body, from, to, max_size)
     }
 }
@@ -783,7 +814,26 @@ fn read_translated(
     Ok(translated(table, at, kind, &body, opts)?.body)
 }
 
-/// An object's SHA-256 form, what its translation noted, and what it
+/// The other translation of the SOURCE tag `source`, when it has one: the
+/// tag whose in-body signature had no final LF, which SOURCE's own map may
+/// record as the original (`source_map.rs`).
+fn restored_tag(table: &ObjectTable, source: &[u8]) -> Option<Vec<u8>> {
+    let direction = table.direction();
+    let mapper = |id: &ObjectId| table.map_source(id);
+    let mut out = Vec::new();
+    let restored = translate_tag_with_unterminated_signature(
+        source,
+        direction.source(),
+        direction.dest(),
+        &mapper,
+        &mut out,
+    );
+    // The plain translation of the same tag succeeded, and this one maps
+    // the same ids: an error here is none to report.
+    restored.unwrap_or(false).then_some(out)
+}
+
+/// An object's DEST form, what its translation noted, and what it
 /// reaches.
 struct Translation {
     body: Vec<u8>,
@@ -791,7 +841,7 @@ struct Translation {
     reach: Option<Reached>,
 }
 
-/// The SHA-256 form of source object `at`, whose bytes are `body`.
+/// The DEST form of source object `at`, whose bytes are `body`.
 fn translated(
     table: &ObjectTable,
     at: u32,
@@ -801,7 +851,7 @@ fn translated(
 ) -> Result<Translation, ConvertError> {
     let mut out = Vec::with_capacity(body.len() + body.len() / 2);
     let refused = |source| CorruptInput::Translate {
-        id: table.sha1(at),
+        id: table.source_id(at),
         kind,
         source,
     };
@@ -819,15 +869,16 @@ fn translated(
         verbatim_mergetags: table.keeps_mergetags(at),
         ..opts
     };
+    let direction = table.direction();
     let notes = table
         .with_recent(|recent| {
             let recent = std::cell::RefCell::new(recent);
-            let mapper = |id: &ObjectId| recent.borrow_mut().map_sha1(id);
+            let mapper = |id: &ObjectId| recent.borrow_mut().map_source(id);
             translate_object(
                 kind,
                 body,
-                HashKind::Sha1,
-                HashKind::Sha256,
+                direction.source(),
+                direction.dest(),
                 &mapper,
                 opts,
                 &mut out,

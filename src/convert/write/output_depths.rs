@@ -16,9 +16,9 @@ use std::sync::atomic::{AtomicU16, Ordering};
 
 use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
-use crate::convert::source_objects::by_sha256::BySha256;
+use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::hash::{HashKind, ObjectId};
+use crate::hash::ObjectId;
 use crate::idmap::IdMap;
 use crate::pack::{EntryKind, IndexFile, PackFile};
 use crate::repo::dest_layout;
@@ -50,7 +50,7 @@ impl OutputDepths {
         table: &ObjectTable,
     ) -> Result<(), ConvertError> {
         let mut book = ByTable {
-            names: BySha256::new(table),
+            names: ByDestName::new(table),
             depths: self,
         };
         read_written(dest, map, &mut book)
@@ -67,42 +67,42 @@ impl OutputDepths {
 
 /// Where [`read_written`] looks up and records chain lengths, by name.
 trait DepthBook {
-    fn depth_of(&self, name: &[u8; 32]) -> Option<u32>;
-    fn record(&mut self, name: [u8; 32], depth: u32);
+    fn depth_of(&self, name: &ObjectId) -> Option<u32>;
+    fn record(&mut self, name: ObjectId, depth: u32);
 }
 
 /// The table's objects, by their names.
 struct ByTable<'t> {
-    names: BySha256<'t>,
+    names: ByDestName<'t>,
     depths: &'t OutputDepths,
 }
 
 impl DepthBook for ByTable<'_> {
-    fn depth_of(&self, name: &[u8; 32]) -> Option<u32> {
-        let at = self.names.find(&ObjectId::Sha256(*name))?;
+    fn depth_of(&self, name: &ObjectId) -> Option<u32> {
+        let at = self.names.find(name)?;
         self.depths.get(at)
     }
 
-    fn record(&mut self, name: [u8; 32], depth: u32) {
-        if let Some(at) = self.names.find(&ObjectId::Sha256(name)) {
+    fn record(&mut self, name: ObjectId, depth: u32) {
+        if let Some(at) = self.names.find(&name) {
             self.depths.set(at, depth);
         }
     }
 }
 
-impl DepthBook for HashMap<[u8; 32], u32> {
-    fn depth_of(&self, name: &[u8; 32]) -> Option<u32> {
+impl DepthBook for HashMap<ObjectId, u32> {
+    fn depth_of(&self, name: &ObjectId) -> Option<u32> {
         self.get(name).copied()
     }
 
-    fn record(&mut self, name: [u8; 32], depth: u32) {
+    fn record(&mut self, name: ObjectId, depth: u32) {
         self.insert(name, depth);
     }
 }
 
 /// The chain length of every object the pending segments of DEST hold (an
-/// interrupted run wrote them), by SHA-256 name.
-pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<[u8; 32], u32>, ConvertError> {
+/// interrupted run wrote them), by DEST name.
+pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<ObjectId, u32>, ConvertError> {
     let mut depths = HashMap::new();
     read_written(dest, map, &mut depths)?;
     Ok(depths)
@@ -117,30 +117,26 @@ pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<[u8; 32], u32>
 /// chunk starts from the objects before it.)
 fn read_written(dest: &Path, map: &IdMap, book: &mut impl DepthBook) -> Result<(), ConvertError> {
     let pack_dir = dest_layout::pack_dir(dest);
+    let hash = map.direction()?.dest();
     for stem in map.pending_segments()? {
         let damaged = |e: &dyn std::fmt::Display| DestState::Damaged {
             path: dest.to_path_buf(),
             reason: format!("segment {stem} cannot be read back ({e})"),
         };
-        let idx = IndexFile::open(&pack_dir.join(format!("{stem}.idx")), HashKind::Sha256)
+        let idx = IndexFile::open(&pack_dir.join(format!("{stem}.idx")), hash)
             .map_err(|e| damaged(&e))?;
-        let pack = PackFile::open(&pack_dir.join(format!("{stem}.pack")), HashKind::Sha256)
+        let pack = PackFile::open(&pack_dir.join(format!("{stem}.pack")), hash)
             .map_err(|e| damaged(&e))?;
-        let mut entries: Vec<(u64, [u8; 32])> = (0..idx.num_objects())
-            .filter_map(|i| match idx.oid_at(i) {
-                ObjectId::Sha256(raw) => Some((idx.offset_at(i), raw)),
-                ObjectId::Sha1(_) => None,
-            })
+        let mut entries: Vec<(u64, ObjectId)> = (0..idx.num_objects())
+            .map(|i| (idx.offset_at(i), idx.oid_at(i)))
             .collect();
         entries.sort_unstable();
         for (offset, name) in entries {
             let entry = pack.entry_at(offset).map_err(|e| damaged(&e))?;
             let depth = match entry.kind {
                 EntryKind::Base(_) => Some(0),
-                EntryKind::RefDelta {
-                    base_id: ObjectId::Sha256(base),
-                } => book.depth_of(&base).map(|d| d + 1),
-                EntryKind::RefDelta { .. } | EntryKind::OfsDelta { .. } => {
+                EntryKind::RefDelta { base_id } => book.depth_of(&base_id).map(|d| d + 1),
+                EntryKind::OfsDelta { .. } => {
                     return Err(damaged(&"a segment holds a delta it cannot name").into());
                 }
             };

@@ -99,7 +99,7 @@ impl Pass<'_> {
                 path: self.dest.to_path_buf(),
                 reason: format!(
                     "the delta chain of object {}, written by an interrupted run, cannot be read back from its segments",
-                    self.table.sha1(at)
+                    self.table.source_id(at)
                 ),
             }
             .into(),

@@ -1,4 +1,4 @@
-//! A tree's SHA-256 form and the record of what it reaches
+//! A tree's DEST form and the record of what it reaches
 //! (`convert/reach_record.rs`), made in one walk over its entries with one table
 //! lookup each: the translation needs every entry's SHA-256 name, the
 //! record every entry's table index, and the memo of recent lookups
@@ -6,10 +6,9 @@
 
 use crate::convert::reach_record::Reached;
 use crate::convert::source_objects::table::ObjectTable;
-use crate::hash::{HashKind, ObjectId};
 use crate::translate::{TranslateError, map_id_by, translate_tree_by};
 
-/// Translates the SHA-1 tree `body` into `out`, as `translate_tree` with
+/// Translates the SOURCE tree `body` into `out`, as `translate_tree` with
 /// the table's names does, and returns what it reaches: every entry but
 /// gitlinks, by table index, or `None` if one is not in the table.
 pub fn translate_tree_reaching(
@@ -17,20 +16,18 @@ pub fn translate_tree_reaching(
     body: &[u8],
     out: &mut Vec<u8>,
 ) -> Result<Option<Reached>, TranslateError> {
-    let (from, to) = (HashKind::Sha1, HashKind::Sha256);
+    let direction = table.direction();
+    let (from, to) = (direction.source(), direction.dest());
     // Entries are at least 22 bytes; most are 30-50.
     let mut children = Vec::with_capacity(body.len() / 32);
     let mut complete = true;
     table.with_recent(|recent| {
         translate_tree_by(body, from, to, out, |entry| {
-            let ObjectId::Sha1(raw) = &entry.id else {
-                unreachable!("SHA-1 trees hold SHA-1 ids")
-            };
             // A submodule commit is not followed (`followed_by_walk`).
             let name = if entry.is_gitlink() {
                 None
             } else {
-                match recent.find_named(raw) {
+                match recent.find_named(&entry.id) {
                     Some((at, name)) => {
                         children.push(at);
                         name
@@ -42,8 +39,7 @@ pub fn translate_tree_reaching(
                 }
             };
             map_id_by(&entry.id, from, to, || {
-                name.map(ObjectId::Sha256)
-                    .or_else(|| recent.map_sha1(&entry.id))
+                name.or_else(|| recent.map_source(&entry.id))
             })
         })
     })?;
@@ -57,6 +53,7 @@ pub fn translate_tree_reaching(
 mod tests {
     use super::*;
     use crate::convert::source_objects::table::{Location, test_id as id};
+    use crate::hash::{HashKind, ObjectId};
     use crate::object::ObjectKind;
     use crate::translate::translate_tree;
 
@@ -72,8 +69,8 @@ mod tests {
                 .collect(),
         );
         for k in 0..4 {
-            let at = t.find(&id(k)).unwrap();
-            t.name(at, [k as u8 + 1; 32]);
+            let at = t.find(&ObjectId::Sha1(id(k))).unwrap();
+            t.name(at, ObjectId::Sha256([k as u8 + 1; 32]));
         }
         t
     }
@@ -84,7 +81,7 @@ mod tests {
     /// `translate_tree` through the table's map, and `Reached::of`.
     fn separately(t: &ObjectTable, body: &[u8]) -> Outcome {
         let mut out = Vec::new();
-        let map = |i: &ObjectId| t.map_sha1(i);
+        let map = |i: &ObjectId| t.map_source(i);
         let translated = translate_tree(body, HashKind::Sha1, HashKind::Sha256, &map, &mut out);
         let reached = Reached::of(t, ObjectKind::Tree, body).map(|r| r.children);
         (translated.map(|()| out), reached)

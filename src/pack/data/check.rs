@@ -26,8 +26,12 @@ use crate::pack::error::PackError;
 pub fn verify_pack(pack: &Pack) -> Result<(), PackError> {
     pack.idx.verify_checksum()?;
     let (trailer, entries) = rayon::join(|| pack.data.verify_checksum(), || check_entries(pack));
-    trailer?;
-    entries
+    match (trailer, entries) {
+        // A damaged entry names the object it holds and where; the
+        // trailer only says that something in the file changed.
+        (_, Err(crc @ PackError::CrcMismatch { .. })) => Err(crc),
+        (trailer, entries) => trailer.and(entries),
+    }
 }
 
 fn check_entries(pack: &Pack) -> Result<(), PackError> {

@@ -12,7 +12,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use crate::support::file_tree::tree_checksums;
+use crate::support::file_tree::{copy_dir, tree_checksums};
 use crate::support::git::git;
 use crate::support::refusal::USAGE;
 use crate::support::rehash::{rehash_command, rehash_convert_ok};
@@ -38,6 +38,11 @@ struct Scene {
     root: PathBuf,
     sha1: PathBuf,
     sha256: PathBuf,
+    /// A repository whose config names an object format git-rehash does
+    /// not convert.
+    sha512: PathBuf,
+    /// `converted` converted back: a SHA-1 DEST.
+    reversed: PathBuf,
     converted: PathBuf,
     plain_dir: PathBuf,
     file: PathBuf,
@@ -64,8 +69,19 @@ fn scene() -> Scene {
             "sha256.git",
         ],
     );
+    let sha512 = root.join("sha512.git");
+    copy_dir(&sha256, &sha512);
+    let config = sha512.join("config");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace("objectformat = sha256", "objectformat = sha512"),
+    )
+    .unwrap();
     let converted = root.join("converted.git");
     rehash_convert_ok(&sha1, &converted, &["--quiet"]);
+    let reversed = root.join("reversed.git");
+    rehash_convert_ok(&converted, &reversed, &["--quiet"]);
     let plain_dir = root.join("plain");
     std::fs::create_dir_all(&plain_dir).unwrap();
     std::fs::write(plain_dir.join("README"), b"not a repository\n").unwrap();
@@ -77,6 +93,8 @@ fn scene() -> Scene {
         root,
         sha1,
         sha256,
+        sha512,
+        reversed,
         converted,
         plain_dir,
         file,
@@ -90,7 +108,7 @@ fn path_str(p: &Path) -> String {
 #[test]
 fn each_mistake_exits_2_naming_the_path_and_a_safe_next_step() {
     let s = scene();
-    let (sha1, sha256, converted) = (&s.sha1, &s.sha256, &s.converted);
+    let (sha1, sha256, converted, reversed) = (&s.sha1, &s.sha256, &s.converted, &s.reversed);
     let (missing, dest, file, plain) = (&s.missing, &s.dest, &s.file, &s.plain_dir);
     let exists = "does not exist; give the path of an existing git repository";
     let not_ours = "is not a git-rehash conversion";
@@ -110,12 +128,12 @@ fn each_mistake_exits_2_naming_the_path_and_a_safe_next_step() {
             ],
         ),
         mistake(
-            "SHA-256 SOURCE to convert",
-            &[&"convert", sha256, dest],
+            "SOURCE in an object format git-rehash does not convert",
+            &[&"convert", &s.sha512, dest],
             &[
-                &path_str(sha256),
-                "uses object format sha256",
-                "name a SHA-1 repository",
+                &path_str(&s.sha512),
+                "uses object format sha512",
+                "name a SHA-1 or SHA-256 repository",
             ],
         ),
         mistake(
@@ -156,9 +174,22 @@ fn each_mistake_exits_2_naming_the_path_and_a_safe_next_step() {
             &[&path_str(sha1), not_ours, name_dest],
         ),
         mistake(
-            "verify against a SHA-256 SOURCE",
+            "verify of a SHA-256 DEST against a SHA-256 SOURCE",
             &[&"verify", converted, &"--source", sha256],
-            &[&path_str(sha256), "uses object format sha256"],
+            &[
+                &path_str(sha256),
+                "uses object format sha256",
+                "DEST was converted from sha1",
+            ],
+        ),
+        mistake(
+            "verify of a SHA-1 DEST against a SHA-1 SOURCE",
+            &[&"verify", reversed, &"--source", sha1],
+            &[
+                &path_str(sha1),
+                "uses object format sha1",
+                "DEST was converted from sha256",
+            ],
         ),
         mistake(
             "export-sha1 of a SHA-1 repository",
@@ -167,6 +198,15 @@ fn each_mistake_exits_2_naming_the_path_and_a_safe_next_step() {
                 &path_str(sha1),
                 "not a SHA-256 repository",
                 "`git-rehash convert` made",
+            ],
+        ),
+        mistake(
+            "export-sha1 of a SHA-1 DEST, converted from SHA-256",
+            &[&"export-sha1", reversed, &s.root.join("mirror.git")],
+            &[
+                &path_str(reversed),
+                "SHA-1 side of a conversion from SHA-256",
+                "push it",
             ],
         ),
         mistake(

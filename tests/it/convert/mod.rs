@@ -13,6 +13,7 @@ mod oracle_names;
 mod read_back;
 mod ref_selection;
 mod resume;
+mod reverse;
 mod source_pack_kinds;
 mod submodules;
 mod unknown_headers;

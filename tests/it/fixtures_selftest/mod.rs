@@ -4,6 +4,7 @@
 
 mod fixture;
 mod oracle;
+mod sha256_fixture;
 mod tools;
 mod tree_checksums;
 

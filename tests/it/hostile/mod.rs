@@ -10,3 +10,4 @@ mod dest;
 mod objects;
 mod pack;
 mod repo;
+mod reverse;

@@ -10,7 +10,7 @@ use crate::support::git::git;
 use crate::support::raw_object::{tree_entry, write_literally};
 use crate::support::repo_files::loose_object_path;
 use crate::support::scratch::scratch_dir;
-use crate::support::watched_source::{Source, bare_repo, small_repo};
+use crate::support::watched_source::{Source, bare_repo, small_repo, small_repo_in};
 
 /// An id no object in these repositories has.
 const ABSENT_ID: [u8; 20] = [0x11; 20];
@@ -121,7 +121,13 @@ fn tag_with_bad_object_line() {
 
 #[test]
 fn missing_object_referenced_by_a_reachable_commit() {
-    let mut source = small_repo("obj-missing");
+    refuses_a_missing_blob("obj-missing", "sha1");
+}
+
+/// A repository of object format `format` whose tree names a blob that was
+/// removed: refused, naming the blob and the tree.
+pub(super) fn refuses_a_missing_blob(label: &str, format: &str) {
+    let mut source = small_repo_in(label, format);
     let blob = git(&source.path, &["rev-parse", "HEAD:f1.txt"]);
     let tree = git(&source.path, &["rev-parse", "HEAD^{tree}"]);
     std::fs::remove_file(loose_object_path(&source.git_dir, &blob)).unwrap();

@@ -119,9 +119,15 @@ pub fn bare_repo(label: &str) -> Source {
 
 /// A repository with a work tree, a few commits and files, all loose.
 pub fn small_repo(label: &str) -> Source {
+    small_repo_in(label, "sha1")
+}
+
+/// [`small_repo`] with object format `format` ("sha1" or "sha256").
+pub fn small_repo_in(label: &str, format: &str) -> Source {
     let path = scratch_dir(label).join("source");
     std::fs::create_dir_all(&path).unwrap();
-    git(&path, &["init", "-q", "-b", "main"]);
+    let format = format!("--object-format={format}");
+    git(&path, &["init", "-q", "-b", "main", &format]);
     for i in 0..3 {
         std::fs::write(path.join("file.txt"), format!("version {i}\n").repeat(20)).unwrap();
         std::fs::write(path.join(format!("f{i}.txt")), format!("file {i}\n")).unwrap();

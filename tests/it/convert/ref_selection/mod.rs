@@ -3,11 +3,13 @@
 //! `git rev-list --objects` of those refs; refusals name the refs that
 //! reach what they refuse (`pull_refs.rs`, `reachable_only.rs`); later
 //! runs keep, widen or refuse to narrow the selection DEST records
-//! (`incremental.rs`).
+//! (`incremental.rs`); the same in the SHA-256 -> SHA-1 direction
+//! (`reverse.rs`).
 
 mod incremental;
 mod pull_refs;
 mod reachable_only;
+mod reverse;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -203,7 +203,7 @@ fn the_chain_lengths_read_back_from_segments_are_those_of_the_pack() {
         .map(|o| (o.id, o.depth))
         .collect();
     for (name, depth) in &read_back {
-        let hex: String = name.iter().map(|b| format!("{b:02x}")).collect();
+        let hex = name.to_hex();
         assert_eq!(in_pack.get(&hex), Some(depth), "{hex}");
     }
 }

@@ -15,6 +15,7 @@ mod closed_map;
 mod finish;
 mod incremental;
 mod kill_points;
+mod reverse;
 mod signals;
 
 use std::collections::BTreeMap;
@@ -70,12 +71,15 @@ fn fast_import(repo: &Path, stream: &str) {
 
 /// A bare SHA-1 repository with three branches, tags and a reflog.
 fn make_source(label: &str) -> PathBuf {
+    make_source_in(label, "sha1")
+}
+
+/// [`make_source`] in object format `format` ("sha1" or "sha256").
+fn make_source_in(label: &str, format: &str) -> PathBuf {
     let repo = scratch_dir(label).join("src.git");
     std::fs::create_dir_all(&repo).unwrap();
-    git(
-        &repo,
-        &["init", "--bare", "-q", "--object-format=sha1", "-b", "main"],
-    );
+    let format = format!("--object-format={format}");
+    git(&repo, &["init", "--bare", "-q", &format, "-b", "main"]);
     fast_import(&repo, &history("main", 0, 12, None, Some("v1")));
     fast_import(
         &repo,
@@ -125,6 +129,8 @@ fn convert_cmd_with_summary(source: &Path, dest: &Path) -> Command {
 /// What must be identical between two conversions.
 #[derive(Debug, PartialEq, Eq)]
 struct Snapshot {
+    /// DEST's object format.
+    format: String,
     map: String,
     refs: String,
     head: String,
@@ -133,6 +139,7 @@ struct Snapshot {
 
 fn snapshot(dest: &Path) -> Snapshot {
     Snapshot {
+        format: git(dest, &["rev-parse", "--show-object-format"]),
         map: rehash_export_text(dest),
         refs: git(
             dest,
@@ -147,7 +154,6 @@ fn snapshot(dest: &Path) -> Snapshot {
 }
 
 fn assert_sound(dest: &Path, reference: &Snapshot, what: &str) {
-    assert_eq!(git(dest, &["rev-parse", "--show-object-format"]), "sha256");
     let fsck = git_output(dest, &["fsck", "--strict", "--no-dangling"]);
     assert!(
         fsck.status.success(),
@@ -166,6 +172,8 @@ fn assert_sound(dest: &Path, reference: &Snapshot, what: &str) {
     }
 }
 
+/// The snapshot of an uninterrupted conversion of `source`, which is in
+/// the other object format.
 fn reference(source: &Path, label: &str) -> Snapshot {
     reference_with_artifacts(source, label).0
 }
@@ -218,7 +226,11 @@ fn reference_with_artifacts(source: &Path, label: &str) -> (Snapshot, Artifacts)
     assert_eq!(artifacts.packs.len(), 1, "one pack");
     assert!(!artifacts.bitmap.is_empty(), "a bitmap");
     assert!(!artifacts.commit_graph.is_empty(), "a commit-graph");
-    (snapshot(&dest), artifacts)
+    let converted = snapshot(&dest);
+    let from = git(source, &["rev-parse", "--show-object-format"]);
+    let to = if from == "sha1" { "sha256" } else { "sha1" };
+    assert_eq!(converted.format, to, "{from} converts to {to}");
+    (converted, artifacts)
 }
 
 /// A fresh source, the snapshot of its uninterrupted conversion, and a
@@ -228,6 +240,20 @@ fn source_reference_and_dest(label: &str) -> (PathBuf, Snapshot, PathBuf) {
     let expected = reference(&source, &format!("{label}-ref"));
     let dest = scratch_dir(&format!("{label}-run")).join("dest.git");
     (source, expected, dest)
+}
+
+/// Kills a conversion of `source` into a new DEST (in a scratch directory
+/// named after `label`) at `spec`, checks DEST does not look complete,
+/// runs the conversion again to the end and checks it equals `expected`.
+fn killed_then_resumed(source: &Path, expected: &Snapshot, spec: &str, label: &str) {
+    let dest = scratch_dir(label).join("dest.git");
+    convert_killed_at(source, &dest, spec);
+    assert!(
+        !dest.join("config").exists() || spec == "publish:1",
+        "{spec}: DEST looks complete before it is"
+    );
+    run_ok(&mut convert_cmd(source, &dest));
+    assert_sound(&dest, expected, &format!("killed at {spec}"));
 }
 
 fn killed(out: &Output) -> bool {

@@ -3,7 +3,8 @@
 
 use super::{p, two_blobs};
 use crate::support::raw_pack::{edit, fix_trailer, fix_trailers, flip_from_end};
-use crate::support::watched_source::small_repo;
+use crate::support::repo_files::pack_entries;
+use crate::support::watched_source::small_repo_in;
 
 #[test]
 fn well_formed_hand_built_pack_converts() {
@@ -71,12 +72,26 @@ fn trailer_mismatch() {
 }
 
 #[test]
-fn bit_flip_in_a_git_written_pack_is_caught_by_the_trailer() {
-    let mut source = small_repo("pack-bitflip");
+fn bit_flip_in_a_git_written_pack_names_the_object_whose_entry_holds_it() {
+    refuses_a_flipped_byte("pack-bitflip", "sha1");
+}
+
+/// A byte flipped in the middle of the pack git wrote for a repository of
+/// object format `format`: refused, naming the pack and the object whose
+/// entry holds the byte, with its offset.
+pub(in crate::hostile) fn refuses_a_flipped_byte(label: &str, format: &str) {
+    let mut source = small_repo_in(label, format);
     let pack = source.repack();
-    edit(&pack, |b| {
-        let mid = b.len() / 2;
-        b[mid] ^= 0x10;
-    });
-    source.refused(&[&p(&pack), "trailing checksum does not match"]);
+    let mid = std::fs::metadata(&pack).unwrap().len() / 2;
+    let hit = pack_entries(&pack, format)
+        .into_iter()
+        .rev()
+        .find(|e| e.offset <= mid)
+        .expect("an entry holds the middle byte");
+    edit(&pack, |b| b[mid as usize] ^= 0x10);
+    source.refused(&[
+        &p(&pack),
+        &format!("object {} in", hit.id),
+        &format!("at offset {}: CRC32 does not match", hit.offset),
+    ]);
 }

@@ -8,7 +8,7 @@
 
 mod deltas;
 mod entries;
-mod file;
+pub(super) mod file;
 mod index;
 
 use std::path::Path;

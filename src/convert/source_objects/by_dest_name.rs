@@ -1,4 +1,4 @@
-//! The object table by SHA-256 name, once every object is named: the
+//! The object table by DEST name, once every object is named: the
 //! finish step meets DEST's objects by their new names (the folded pack's
 //! entries, the bitmap's objects) and needs their table rows.
 
@@ -9,11 +9,11 @@ use rayon::prelude::*;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::{ObjectId, PrefixBuckets};
 
-/// The table's named objects by the first 8 bytes of their SHA-256 names,
+/// The table's named objects by the first 8 bytes of their DEST names,
 /// under [`PrefixBuckets`]: about 20 bytes an object. Built on the first
 /// lookup, so a run that looks nothing up (nothing to fold, no bitmap to
 /// write) pays nothing, and the fold and the bitmap share one.
-pub struct BySha256<'t> {
+pub struct ByDestName<'t> {
     table: &'t ObjectTable,
     sorted: OnceLock<Sorted>,
 }
@@ -23,9 +23,9 @@ struct Sorted {
     buckets: PrefixBuckets,
 }
 
-impl<'t> BySha256<'t> {
+impl<'t> ByDestName<'t> {
     pub fn new(table: &'t ObjectTable) -> Self {
-        BySha256 {
+        ByDestName {
             table,
             sorted: OnceLock::new(),
         }
@@ -42,7 +42,7 @@ impl<'t> BySha256<'t> {
         by_name[buckets.range(p)]
             .iter()
             .filter(|&&(q, _)| q == p)
-            .find(|&&(_, i)| self.table.sha256(i).as_ref() == Some(id))
+            .find(|&&(_, i)| self.table.dest_id(i).as_ref() == Some(id))
             .map(|&(_, i)| i)
     }
 
@@ -50,7 +50,7 @@ impl<'t> BySha256<'t> {
         let table = self.table;
         let mut by_name: Vec<(u64, u32)> = table
             .indices()
-            .filter_map(|i| table.sha256(i).map(|id| (id.leading_u64(), i)))
+            .filter_map(|i| table.dest_id(i).map(|id| (id.leading_u64(), i)))
             .collect();
         by_name.par_sort_unstable();
         let prefixes: Vec<u64> = by_name.iter().map(|&(p, _)| p).collect();
