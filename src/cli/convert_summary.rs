@@ -22,7 +22,7 @@ pub fn print_summary(outcome: &ConvertOutcome) {
         } else {
             "converted"
         },
-        outcome.objects_read,
+        outcome.objects_converted,
         outcome.objects_listed,
         kinds,
         outcome.bytes_inflated as f64 / 1e6,
@@ -33,6 +33,16 @@ pub fn print_summary(outcome: &ConvertOutcome) {
         outcome.reflog_entries_dropped,
         outcome.elapsed.as_secs_f64()
     );
+    if outcome.objects_known > 0 {
+        let interrupted = match outcome.objects_carried {
+            0 => String::new(),
+            n => format!(", {n} of them written by an interrupted run and folded now"),
+        };
+        eprintln!(
+            "note: {} objects were converted by earlier runs{interrupted}",
+            outcome.objects_known
+        );
+    }
     if let Some(selection) = &outcome.selection {
         eprintln!(
             "note: ref selection {}: {} of SOURCE's refs left out, and {} objects no selected ref reaches",
@@ -77,7 +87,7 @@ pub fn print_summary(outcome: &ConvertOutcome) {
             } else {
                 "converted,"
             },
-            sub.outcome.objects_read,
+            sub.outcome.objects_converted,
             sub.outcome.objects_listed,
             sub.outcome.dest.display()
         );

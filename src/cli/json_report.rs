@@ -41,11 +41,17 @@ pub struct RunReport {
 #[derive(Serialize)]
 struct ResultReport {
     objects_listed: u64,
-    /// Objects earlier runs had converted (skipped by this one).
+    /// Objects earlier runs had converted (not written again by this one).
     objects_already_converted: u64,
+    /// Of those, objects an interrupted run wrote, folded by this run.
+    objects_from_interrupted_runs: u64,
     /// Objects the shared pool's conversion holds (`--shared-with`).
     objects_in_shared_pool: u64,
+    /// Objects this run converted and wrote: with the two above, every
+    /// object listed.
     objects_converted: u64,
+    /// Objects this run's scan decoded and checked.
+    objects_scanned: u64,
     /// Objects SOURCE holds that the ref selection does not reach.
     objects_left_out: u64,
     /// The refs the run carried (`refs`, `exclude_refs` patterns);
@@ -55,7 +61,7 @@ struct ResultReport {
     refs_left_out: usize,
     /// Set when the selection differs from the one DEST recorded.
     selection_note: Option<String>,
-    /// Of those, objects an interrupted run had scanned.
+    /// Objects an interrupted run had scanned (taken from its checkpoint).
     objects_restored_from_checkpoint: u64,
     objects_by_type: BTreeMap<&'static str, u64>,
     bytes_inflated: u64,
@@ -268,8 +274,10 @@ impl ResultReport {
         ResultReport {
             objects_listed: outcome.objects_listed,
             objects_already_converted: outcome.objects_known,
+            objects_from_interrupted_runs: outcome.objects_carried,
             objects_in_shared_pool: outcome.objects_shared,
-            objects_converted: outcome.objects_read,
+            objects_converted: outcome.objects_converted,
+            objects_scanned: outcome.objects_read,
             objects_left_out: outcome.objects_left_out,
             ref_selection: outcome.selection.clone(),
             refs_left_out: outcome.refs_left_out,
@@ -298,7 +306,7 @@ impl ResultReport {
                     } else {
                         "converted"
                     },
-                    objects_converted: sub.outcome.objects_read,
+                    objects_converted: sub.outcome.objects_converted,
                     dest: sub.outcome.dest.display().to_string(),
                 })
                 .collect(),

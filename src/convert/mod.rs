@@ -219,6 +219,8 @@ fn convert_in_pool(
         let kind = table.kind(i).expect("every object was scanned");
         *outcome.objects_by_kind.entry(kind).or_default() += 1;
     }
+    outcome.objects_converted = outcome.objects_by_kind.values().sum();
+    outcome.objects_carried = table.indices().filter(|&i| table.is_carried(i)).count() as u64;
 
     publish::publish(
         publish::PublishInputs {

@@ -152,19 +152,21 @@ fn pool_of(
     .transpose()
 }
 
-/// An earlier run's DEST, its map rows loaded into the table.
+/// An earlier run's DEST, its map rows and the objects of its waiting
+/// segments loaded into the table.
 fn continue_dest(
-    existing: Existing,
+    mut existing: Existing,
     table: &mut ObjectTable,
     progress: &dyn Progress,
 ) -> Result<(Dest, IdMap, bool), ConvertError> {
     progress.start("loading map", None);
     let rows = resume::load_map(&existing.map, table)?;
+    let adopted = resume::adopted::adopt_waiting(&mut existing.map, table)?;
     resume::carried::mark_carried(&existing.dest.path, &existing.map, table)?;
     progress.finish();
     // Nothing converted yet (a run killed before its first pack):
     // a refusal may remove DEST as if this run had created it.
-    let fresh = rows == 0 && existing.map.segment_packs()?.is_empty();
+    let fresh = rows == 0 && adopted == 0 && existing.map.segment_packs()?.is_empty();
     Ok((existing.dest, existing.map, fresh))
 }
 

@@ -14,16 +14,27 @@ use crate::refs::RefSelection;
 pub struct ConvertOutcome {
     pub dest: PathBuf,
     pub map_path: PathBuf,
-    /// Objects converted by this run, by type.
+    /// Objects this run converted and wrote, by type; they add up to
+    /// `objects_converted`.
     pub objects_by_kind: BTreeMap<ObjectKind, u64>,
-    /// Objects SOURCE stores.
+    /// Objects SOURCE stores: `objects_known + objects_shared +
+    /// objects_converted + objects_left_out`.
     pub objects_listed: u64,
-    /// Objects SOURCE stores that already had map rows (earlier runs).
+    /// Objects SOURCE stores that earlier runs converted: those with map
+    /// rows, and those an interrupted run wrote into segments whose rows
+    /// waited for its blobs (`resume/adopted.rs`).
     pub objects_known: u64,
+    /// Of `objects_known`, those an interrupted run wrote into segments
+    /// this run folded (resumed, not written again).
+    pub objects_carried: u64,
     /// Objects SOURCE stores that the pool's conversion holds
     /// (`--shared-with`): neither copied nor given map rows.
     pub objects_shared: u64,
-    /// Objects this run decoded and converted (those without a row).
+    /// Objects this run converted and wrote.
+    pub objects_converted: u64,
+    /// Objects this run's scan decoded (those without a row, and those of
+    /// an interrupted run's segments, unless its scan checkpoint holds
+    /// them).
     pub objects_read: u64,
     /// Objects SOURCE holds that the ref selection does not reach: not
     /// converted.

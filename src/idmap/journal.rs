@@ -32,6 +32,15 @@ impl<I> SegmentRows<'_, I> {
     }
 }
 
+/// Where a journaled segment's rows go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowsGo {
+    /// Into the map (staged).
+    ToMap,
+    /// Apart from it, until what they name has rows (`waiting.rs`).
+    Waiting,
+}
+
 /// A run's row id in the `runs` table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunId(pub i64);
@@ -70,16 +79,33 @@ impl IdMap {
     /// stem) and the map rows of every object in it, staged (`staged.rs`)
     /// until `finish_load` merges them into `objects`, with the commits
     /// among them translated with a verbatim mergetag (`mergetags.rs`).
-    /// Call only once the pack is renamed into place and durable. `rows`
-    /// come best in SHA-1 order (the merge then reads each blob in key
-    /// order); any order gives the same map. `before_commit` runs inside
-    /// the transaction, just before it commits (a test hook).
+    /// Call only once the pack is renamed into place and durable, and every
+    /// object its objects name has a row. `rows` come best in SHA-1 order
+    /// (the merge then reads each blob in key order); any order gives the
+    /// same map. `before_commit` runs inside the transaction, just before
+    /// it commits (a test hook).
     pub fn commit_segment(
         &mut self,
         run: RunId,
         pack: &str,
         segment: SegmentRows<impl ExactSizeIterator<Item = MapRow>>,
         bytes: u64,
+        before_commit: &dyn Fn(),
+    ) -> Result<(), IdMapError> {
+        self.journal_segment(run, pack, segment, bytes, RowsGo::ToMap, before_commit)
+    }
+
+    /// As [`IdMap::commit_segment`], with the rows going where `rows_go`
+    /// says: [`RowsGo::Waiting`] for a segment some of whose objects name
+    /// objects without a row yet, whose rows wait apart from the map
+    /// (`waiting.rs`) until [`IdMap::promote_waiting`].
+    pub fn journal_segment(
+        &mut self,
+        run: RunId,
+        pack: &str,
+        segment: SegmentRows<impl ExactSizeIterator<Item = MapRow>>,
+        bytes: u64,
+        rows_go: RowsGo,
         before_commit: &dyn Fn(),
     ) -> Result<(), IdMapError> {
         let SegmentRows {
@@ -100,7 +126,11 @@ impl IdMap {
                 params![pack, run.0, seq, rows.len() as i64, bytes as i64],
             )
             .map_err(sql)?;
-            super::staged::stage(&tx, pack, rows).map_err(sql)?;
+            match rows_go {
+                RowsGo::ToMap => super::staged::stage(&tx, pack, rows),
+                RowsGo::Waiting => super::waiting::wait(&tx, pack, rows),
+            }
+            .map_err(sql)?;
             super::mergetags::record(&tx, verbatim_mergetags).map_err(sql)?;
         }
         before_commit();
@@ -114,7 +144,7 @@ impl IdMap {
     }
 
     /// The segments whose own files still hold their objects (not folded
-    /// into a pack yet), in commit order.
+    /// into a pack yet), in commit order, waiting ones included.
     pub fn pending_segments(&self) -> Result<Vec<String>, IdMapError> {
         self.stems("SELECT pack FROM segments WHERE folded_into IS NULL ORDER BY seq")
     }

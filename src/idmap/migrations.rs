@@ -74,6 +74,11 @@ pub const MIGRATIONS: &[Migration] = &[
         then: None,
     },
     Migration {
+        id: 9,
+        sql: include_str!("../../migrations/0009_waiting_rows.sql"),
+        then: None,
+    },
+    Migration {
         id: 11,
         sql: include_str!("../../migrations/0011_created_in_either_hash.sql"),
         then: None,

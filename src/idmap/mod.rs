@@ -34,10 +34,13 @@ mod staged_tests;
 mod store;
 #[cfg(test)]
 mod test_rows;
+mod waiting;
+#[cfg(test)]
+mod waiting_tests;
 
 pub use created::CreatedRow;
 pub use error::IdMapError;
-pub use journal::{RunId, SegmentRows};
+pub use journal::{RowsGo, RunId, SegmentRows};
 pub use query::{BadId, HexPrefix, MIN_ABBREV, Resolution, Resolver};
 pub use ref_selection::REF_SELECTION;
 pub use row::MapRow;

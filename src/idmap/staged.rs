@@ -42,27 +42,44 @@ const ROWS_PER_WRITE: usize = 1024;
 const ROWS_PER_INSERT: usize = 1 << 16;
 
 /// Stages the rows of segment `pack` (ascending SHA-1, as `commit_segment`
-/// passes them) in the caller's transaction. The blob is written in pieces
-/// through incremental I/O, so a segment of a million objects needs no
-/// 53 MB buffer (nor SQLite a copy of one).
+/// passes them) in the caller's transaction.
 pub(super) fn stage(
     conn: &Connection,
     pack: &str,
     rows: impl ExactSizeIterator<Item = MapRow>,
 ) -> rusqlite::Result<()> {
+    write_rows(conn, "staged_rows", pack, rows)?;
+    forget_filters(conn)
+}
+
+/// The filters describe `objects` only: a staged name the filters do not
+/// know would be reported missing by a reader that trusts them. Called in
+/// every transaction that stages rows.
+pub(super) fn forget_filters(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute("DELETE FROM prefix_filter", []).map(|_| ())
+}
+
+/// Writes the rows of segment `pack` as one blob into `table` (a table of
+/// `staged_rows`' layout: `staged_rows` or `waiting_rows`), in the
+/// caller's transaction. The blob is written in pieces through
+/// incremental I/O, so a segment of a million objects needs no 53 MB
+/// buffer (nor SQLite a copy of one).
+pub(super) fn write_rows(
+    conn: &Connection,
+    table: &str,
+    pack: &str,
+    rows: impl ExactSizeIterator<Item = MapRow>,
+) -> rusqlite::Result<()> {
     let len = rows.len() * ROW_BYTES;
     conn.execute(
-        "INSERT OR REPLACE INTO staged_rows (pack, rows) VALUES (?1, zeroblob(?2))",
+        &format!("INSERT OR REPLACE INTO {table} (pack, rows) VALUES (?1, zeroblob(?2))"),
         params![pack, len as i64],
     )?;
     let rowid = conn.last_insert_rowid();
-    // The filters describe `objects` only: a staged name the filters do
-    // not know would be reported missing by a reader that trusts them.
-    conn.execute("DELETE FROM prefix_filter", [])?;
     if len == 0 {
         return Ok(());
     }
-    let mut blob = conn.blob_open(MAIN_DB, "staged_rows", "rows", rowid, false)?;
+    let mut blob = conn.blob_open(MAIN_DB, table, "rows", rowid, false)?;
     let mut piece = Vec::with_capacity(ROWS_PER_WRITE * ROW_BYTES);
     let mut at = 0;
     let mut rows = rows.peekable();

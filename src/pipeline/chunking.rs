@@ -1,35 +1,19 @@
 //! Cutting a sequence of objects into parallel chunks whose memory follows
 //! a byte budget as well as a count, and where a resumed run restarts.
 
-/// Chunks per restart group. The delta search's windows carry from one
-/// chunk into the next, except into the first chunk of each group, where
-/// they start empty. A resumed run restarts at the first chunk of the group
-/// holding the first object an interrupted run did not write: it fills the
-/// same windows, so it makes the same choices as a run that was never
-/// interrupted, and it prepares again (without writing) at most one group.
-pub const RESTART_EVERY: usize = 16;
-
-/// The first chunk a run prepares: the first of the restart group that
-/// holds the first chunk with an object `written` does not cover (none left:
-/// `chunks.len()`).
+/// The first chunk a run prepares: the first that holds an object
+/// `written` does not cover (none left: `chunks.len()`). A chunk's search
+/// starts from the objects before it, whatever happened to the chunks
+/// before (`write/search_tail.rs`), so a resumed run prepares again at
+/// most the objects of this chunk that the interrupted run wrote.
 pub fn restart_at<'c>(
     mut chunks: impl ExactSizeIterator<Item = &'c [u32]>,
     written: impl Fn(u32) -> bool,
 ) -> usize {
     let count = chunks.len();
-    match chunks.position(|chunk| !chunk.iter().all(|&at| written(at))) {
-        Some(first) => first - first % RESTART_EVERY,
-        None => count,
-    }
-}
-
-/// The window chunk `k` continues: none at the start of a restart group.
-pub fn carried_window<W>(k: usize, window: Option<W>) -> Option<W> {
-    if k.is_multiple_of(RESTART_EVERY) {
-        None
-    } else {
-        window
-    }
+    chunks
+        .position(|chunk| !chunk.iter().all(|&at| written(at)))
+        .unwrap_or(count)
 }
 
 /// Cuts `items` into consecutive chunks of at most `max_items` items and,
@@ -73,17 +57,14 @@ mod tests {
     }
 
     #[test]
-    fn a_resumed_run_restarts_at_the_group_of_the_first_unwritten_object() {
+    fn a_resumed_run_restarts_at_the_chunk_of_the_first_unwritten_object() {
         let chunks: Vec<Vec<u32>> = (0..40).map(|c| vec![c * 2, c * 2 + 1]).collect();
         let slices = || chunks.iter().map(Vec::as_slice);
         // Nothing written: from the start.
         assert_eq!(restart_at(slices(), |_| false), 0);
-        // Written up to object 41 (chunk 20 half done): group 16..32.
-        assert_eq!(restart_at(slices(), |at| at <= 40), 16);
+        // Written up to object 40 (chunk 20 half done).
+        assert_eq!(restart_at(slices(), |at| at <= 40), 20);
         // Everything written: nothing to prepare.
         assert_eq!(restart_at(slices(), |_| true), 40);
-        // A window never crosses into a group's first chunk.
-        assert_eq!(carried_window(16, Some(1)), None);
-        assert_eq!(carried_window(17, Some(1)), Some(1));
     }
 }

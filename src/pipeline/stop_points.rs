@@ -13,6 +13,11 @@
 //! `GIT_REHASH_TEST_SCAN_BATCH_OBJECTS=<n>` the objects per checkpointed
 //! batch of the scan (normally about a second of work).
 //! These variables are for tests; they never change the result of a run.
+//! `GIT_REHASH_TEST_CHUNK_OBJECTS=<n>` caps the objects per parallel chunk
+//! of the write passes, so that a tiny repository is written in many
+//! chunks (and resumed in the middle of a pass); like any chunk size it
+//! changes the deltas the search finds, the same way in every run that
+//! sets it.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,6 +33,7 @@ pub struct StopPoints {
     pause: Option<Duration>,
     pub segment_objects: Option<u32>,
     pub scan_batch_objects: Option<u32>,
+    pub chunk_objects: Option<usize>,
 }
 
 impl StopPoints {
@@ -48,6 +54,9 @@ impl StopPoints {
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0),
             scan_batch_objects: var("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS")
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n > 0),
+            chunk_objects: var("GIT_REHASH_TEST_CHUNK_OBJECTS")
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0),
         }

@@ -9,6 +9,7 @@
 //! later run that names no pool or selection keeps the one recorded; a
 //! selection may widen).
 
+pub mod adopted;
 pub mod carried;
 pub mod own_history;
 pub mod selection;

@@ -4,15 +4,14 @@
 //! its objects (`commit_order.rs`).
 //!
 //! That transaction is the checkpoint. After an interruption at any
-//! instant, DEST holds finished packs whose objects all have rows, plus
-//! renamed packs whose rows were not committed and temporary packs: the
-//! next run deletes those. The map is closed under references because
-//! objects arrive in dependency order within a sequence, segments commit
-//! in order, and the map pass's sequence commits only after the blobs'
-//! (its segments finished before that wait, `commit_order.rs`).
-//! Segments are sized to a few seconds of work, which bounds what an
-//! interruption loses (plus, while blobs are still written, the map pass's
-//! waiting segments).
+//! instant, DEST holds journaled packs (whose objects have rows, or wait
+//! for the blobs they name with their rows kept apart, `commit_order.rs`), plus
+//! renamed packs that were not journaled and temporary packs: the next run
+//! deletes those. The map is closed under references because objects
+//! arrive in dependency order within a sequence, segments are journaled in
+//! order, and the map pass's rows join the map only once every blob
+//! segment has. Segments are sized to a few seconds of work, which bounds
+//! what an interruption loses.
 //!
 //! A segment is thin: a delta is a REF_DELTA whose base may be in any
 //! segment of the conversion, earlier or later. Nothing but the finish step
@@ -41,41 +40,58 @@ use crate::object::ObjectKind;
 use crate::pack::PackWriter;
 use crate::pipeline::Interrupted;
 
-/// Work per segment: the most an interruption can lose.
-pub const SEGMENT_TIME: Duration = Duration::from_secs(3);
-/// Bounds on objects per segment, whatever the measured rate.
-const MIN_SEGMENT: u32 = 256;
-/// The ceiling also bounds what a segment holds in memory (its objects'
+/// Work per segment: what an interruption loses of each sequence, besides
+/// the chunk being prepared. A second rather than three: a segment is
+/// finished in the background beside the work, and at 80% of tokio's run
+/// a kill then cost 0.27 of the run's CPU time instead of 0.38.
+pub const SEGMENT_TIME: Duration = Duration::from_secs(1);
+/// The work of appending an object, as the bytes of its body plus this:
+/// what a segment's size is planned in. Most of a write pass's time goes
+/// to reading, diffing, translating and deflating bodies, so their bytes
+/// predict it where a count of objects does not: on tokio, a run of 4096
+/// versions of one changelog took 30 times as long as the 4096 blobs
+/// before it. The constant stands for what every object costs whatever
+/// its size (lookups, hashing, the entry itself).
+const PER_OBJECT: u64 = 1 << 10;
+/// Work in the first segment, before a rate is known.
+const FIRST_WORK: u64 = 32 << 20;
+/// A segment holds at most this many times the work of the one before.
+const GROWTH: u64 = 4;
+/// Bounds on objects per segment, whatever the measured rate. The
+/// ceiling also bounds what a segment holds in memory (its objects'
 /// table positions, places and index entries, ~65 bytes an object, twice
 /// per sequence while one finishes in the background): a fast phase on a
 /// huge repository would otherwise aim at millions of objects a segment.
+const MIN_SEGMENT: u32 = 16;
 const MAX_SEGMENT: u32 = 1 << 20;
-/// Objects in the first segment, before a rate is known.
-const FIRST_SEGMENT: u32 = 4096;
 /// A segment holds at most this share of its sequence (but at least
-/// [`FIRST_SEGMENT`] objects), so what the open segments hold stays a small
+/// [`SHARE_FLOOR`] objects), so what the open segments hold stays a small
 /// part of a run's memory at any size. Sized by time alone, a 100k-object
 /// run's last map-pass segment held 50k of its 71k objects (3 MiB of a
 /// 37 MiB peak, a share no larger repository pays), while at 2M objects the
 /// time bound already keeps segments near an eighth of their sequence.
 const SEQUENCE_SHARE: u64 = 8;
-
-/// A segment holds at most this many times the objects of the one before.
-const GROWTH: u64 = 4;
+const SHARE_FLOOR: u32 = 4096;
 
 /// The most objects a segment of a sequence of `total` objects holds.
 fn segment_ceiling(total: u64) -> u32 {
-    (total / SEQUENCE_SHARE).clamp(FIRST_SEGMENT.into(), MAX_SEGMENT.into()) as u32
+    (total / SEQUENCE_SHARE).clamp(SHARE_FLOOR.into(), MAX_SEGMENT.into()) as u32
+}
+
+/// The work of appending an object whose body is `size` bytes.
+fn work_of(size: u32) -> u64 {
+    u64::from(size) + PER_OBJECT
 }
 
 struct OpenSegment {
     pack: PackWriter,
     count: u32,
+    /// The work its objects were planned as ([`work_of`]).
+    work: u64,
     /// The table positions of its objects, in the order written: their
     /// map rows are read from the table when the segment commits (the
     /// names are set by then), instead of ~70 bytes an object held here.
     objects: Vec<u32>,
-    started: Instant,
 }
 
 /// What the segments of a run added up to.
@@ -87,19 +103,28 @@ pub struct SegmentsOutcome {
 
 /// Appends objects to the current segment of one sequence, finishing and
 /// journaling each segment (in the background) when it holds its planned
-/// number of objects.
+/// number of objects: as many of the next objects of the sequence as the
+/// rate measured on the segment before appends in [`SEGMENT_TIME`].
 pub struct SegmentWriter<'scope, 'a> {
     dir: PathBuf,
     scope: &'scope Scope<'scope, 'a>,
     journal: &'a Journal<'a>,
-    /// 0: the blobs; 1: the map pass (commits after every blob segment).
+    /// 0: the blobs; 1: the map pass (its rows join the map after every
+    /// blob segment's).
     sequence: usize,
     /// The segment being finished, if any; it returns its pack's size.
     finishing: Option<ScopedJoinHandle<'scope, Result<u64, ConvertError>>>,
-    /// Objects this sequence still has to write; the last segment holds
-    /// exactly the rest.
-    remaining: u64,
-    target: u32,
+    /// The objects this sequence appends, in order, and how many were.
+    order: &'a [u32],
+    appended: usize,
+    /// The work to plan the next segment for ([`work_of`]), and when the
+    /// segment before ended: the work of a segment is done between the
+    /// end of the one before and its own (a pass appends a chunk in one
+    /// burst once it is prepared, so the time from a segment's first
+    /// append would leave out the preparing, and a segment filled within
+    /// one burst would seem to take no time at all).
+    target: u64,
+    since: Instant,
     /// [`segment_ceiling`] of this sequence.
     ceiling: u32,
     current: Option<OpenSegment>,
@@ -109,24 +134,27 @@ pub struct SegmentWriter<'scope, 'a> {
 impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// `scope` runs the finisher thread; it must end after
     /// [`SegmentWriter::finish`] (the scope joins a finish left running by
-    /// an error). The writer of `sequence` writes the number of objects
-    /// the journal expects of it.
+    /// an error). The writer of `sequence` appends `order`, in order: the
+    /// objects the journal expects of it.
     pub fn new(
         dir: PathBuf,
         scope: &'scope Scope<'scope, 'a>,
         journal: &'a Journal<'a>,
         sequence: usize,
+        order: &'a [u32],
     ) -> Self {
-        let total = journal.total(sequence);
+        debug_assert_eq!(order.len() as u64, journal.total(sequence));
         SegmentWriter {
             dir,
             scope,
             journal,
             sequence,
             finishing: None,
-            remaining: total,
-            ceiling: segment_ceiling(total),
-            target: journal.hooks().segment_objects.unwrap_or(FIRST_SEGMENT),
+            order,
+            appended: 0,
+            target: FIRST_WORK,
+            since: Instant::now(),
+            ceiling: segment_ceiling(order.len() as u64),
             current: None,
             outcome: SegmentsOutcome::default(),
         }
@@ -175,9 +203,14 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
             .current
             .as_mut()
             .expect("an object was just added to it");
+        debug_assert_eq!(
+            self.order.get(self.appended),
+            Some(&at),
+            "appended in order"
+        );
         segment.objects.push(at);
         let full = segment.pack.entries_written() == segment.count;
-        self.remaining -= 1;
+        self.appended += 1;
         self.journal.hooks().kill_point(phase::OBJECT);
         if full {
             self.finish_segment()?;
@@ -207,7 +240,8 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
     /// segment is discarded (its temporary pack removed).
     pub fn finish(mut self) -> Result<SegmentsOutcome, ConvertError> {
         debug_assert!(
-            self.journal.is_abandoned() || (self.current.is_none() && self.remaining == 0),
+            self.journal.is_abandoned()
+                || (self.current.is_none() && self.appended == self.order.len()),
             "every planned object was added"
         );
         self.wait_for_finish()?;
@@ -216,40 +250,65 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 
     fn open(&mut self) -> Result<&mut OpenSegment, ConvertError> {
         if self.current.is_none() {
-            let count = u64::from(self.target).min(self.remaining) as u32;
+            let (count, work) = self.plan_segment();
             let hash = self.journal.table().direction().dest();
             let pack = PackWriter::create(&self.dir, hash, count)?;
             self.current = Some(OpenSegment {
                 pack,
                 count,
+                work,
                 objects: Vec::with_capacity(count as usize),
-                started: Instant::now(),
             });
         }
         Ok(self.current.as_mut().expect("opened above"))
     }
 
+    /// The objects of the next segment, and their work: the next objects
+    /// of the sequence up to the target's work (at least [`MIN_SEGMENT`]
+    /// of them, at most the ceiling), or the test hook's number.
+    fn plan_segment(&self) -> (u32, u64) {
+        let table = self.journal.table();
+        let rest = &self.order[self.appended..];
+        let count = match self.journal.hooks().segment_objects {
+            Some(fixed) => (fixed as usize).min(rest.len()),
+            None => {
+                let mut work = 0;
+                let fits = rest.iter().position(|&at| {
+                    work += work_of(table.size(at));
+                    work > self.target
+                });
+                fits.unwrap_or(rest.len())
+                    .max(MIN_SEGMENT as usize)
+                    .min(self.ceiling as usize)
+                    .min(rest.len())
+            }
+        };
+        let work = rest[..count]
+            .iter()
+            .map(|&at| work_of(table.size(at)))
+            .sum();
+        (count as u32, work)
+    }
+
     fn finish_segment(&mut self) -> Result<(), ConvertError> {
         let segment = self.current.take().expect("a segment is open");
-        if self.journal.hooks().segment_objects.is_none() {
-            // Aim the next segment at SEGMENT_TIME at the rate just seen,
-            // growing at most GROWTH-fold: a rate measured on quickly copied
-            // blobs says little about the trees that follow them, and
-            // smaller segments let their finishing overlap the work.
-            let secs = segment.started.elapsed().as_secs_f64().max(1e-3);
-            let rate = f64::from(segment.count) / secs;
-            let by_rate = (rate * SEGMENT_TIME.as_secs_f64()) as u64;
-            self.target = by_rate
-                .min(u64::from(segment.count) * GROWTH)
-                .clamp(MIN_SEGMENT.into(), self.ceiling.into()) as u32;
-        }
+        // Aim the next segment at SEGMENT_TIME at the rate just seen,
+        // growing at most GROWTH-fold: a rate measured on quickly copied
+        // blobs says little about the trees that follow them, and smaller
+        // segments let their finishing overlap the work.
+        let secs = self.since.elapsed().as_secs_f64().max(1e-3);
+        self.since = Instant::now();
+        let rate = segment.work as f64 / secs;
+        let by_rate = (rate * SEGMENT_TIME.as_secs_f64()) as u64;
+        self.target = by_rate.min(segment.work.saturating_mul(GROWTH)).max(1);
         self.wait_for_finish()?;
-        let (journal, sequence, last) = (self.journal, self.sequence, self.remaining == 0);
+        let last = self.appended == self.order.len();
+        let (journal, sequence) = (self.journal, self.sequence);
         let finisher = std::thread::Builder::new().name(format!("segment-finish-{sequence}"));
         let spawned = finisher.spawn_scoped(self.scope, move || {
             let done = finish_pack(segment, journal).and_then(|renamed| {
                 let pack_size = renamed.pack_size;
-                journal.commit_or_wait(sequence, renamed, last)?;
+                journal.commit(sequence, renamed, last)?;
                 Ok(pack_size)
             });
             if done.is_err() {
@@ -278,7 +337,7 @@ impl<'scope, 'a> SegmentWriter<'scope, 'a> {
 }
 
 /// Writes a full segment's trailer and indexes and renames it into place;
-/// its rows are committed next (`commit_order.rs`).
+/// it is journaled next (`commit_order.rs`).
 fn finish_pack(segment: OpenSegment, journal: &Journal<'_>) -> Result<Renamed, ConvertError> {
     let written = segment.pack.finish()?;
     journal.hooks().kill_point(phase::PACK_RENAMED);
@@ -296,8 +355,8 @@ mod tests {
 
     #[test]
     fn a_segment_holds_at_most_an_eighth_of_its_sequence() {
-        assert_eq!(segment_ceiling(0), FIRST_SEGMENT);
-        assert_eq!(segment_ceiling(20_000), FIRST_SEGMENT);
+        assert_eq!(segment_ceiling(0), SHARE_FLOOR);
+        assert_eq!(segment_ceiling(20_000), SHARE_FLOOR);
         assert_eq!(segment_ceiling(71_000), 8_875);
         assert_eq!(segment_ceiling(1_600_000), 200_000);
         assert_eq!(segment_ceiling(100_000_000), MAX_SEGMENT);

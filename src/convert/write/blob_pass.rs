@@ -16,8 +16,10 @@
 //! (`piece_search.rs`); without one (`--window 0`), blobs go in source order.
 //!
 //! A resumed run plans the blobs an interrupted run wrote with the rest and
-//! restarts at the first chunk of their restart group (`pipeline/chunking.rs`), so
-//! that its windows, and the pack, are those of an uninterrupted run.
+//! restarts at the chunk of the first blob it did not write
+//! (`pipeline/chunking.rs`), its search starting from the blobs before that chunk
+//! and the chains they were written with (`search_tail.rs`), so that its
+//! windows, and the pack, are those of an uninterrupted run.
 
 use std::borrow::Cow;
 
@@ -26,19 +28,25 @@ use rayon::prelude::*;
 use crate::convert::error::ConvertError;
 use crate::convert::segments::sequence::SegmentWriter;
 use crate::convert::source_objects::read_cache;
-use crate::convert::source_objects::table::Location;
-use crate::convert::write::delta_policy::{git_order, pieces, source_position};
+use crate::convert::source_objects::table::{Location, ObjectTable};
+use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, source_position};
 use crate::convert::write::pass::Pass;
-use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, Windows};
+use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, SharedBody};
+use crate::convert::write::search_tail::Tail;
 use crate::object::ObjectKind;
 use crate::pack::{EntryKind, PackError};
-use crate::pipeline::chunking::{carried_window, chunks_within, restart_at};
+use crate::pipeline::chunking::{chunks_within, restart_at};
 use crate::zlib::deflate;
 
-/// A parallel chunk ends at this many blobs, or once its blobs take this
-/// much room in the source (about what its re-deflated blobs hold in
-/// memory until they are appended), whichever comes first: memory follows
-/// the budget, not the size of the repository's files.
+/// A parallel chunk ends at this many blobs, or once its blobs' bodies
+/// add up to this many bytes, whichever comes first. The bytes bound what
+/// its re-deflated blobs hold in memory until they are appended (at most
+/// about their bodies' size), so memory follows the budget, not the size
+/// of the repository's files; and the time the chunk takes, which the
+/// search spends diffing bodies, so that a resumed run redoes a second or
+/// two of work, not a minute: on tokio, 4096 versions of one changelog
+/// are 2.9 GB, which took 36 s as one chunk (its source stores them in
+/// 19 MB of deltas, which is what the budget counted before).
 const CHUNK: usize = 4096;
 const CHUNK_BYTES: u64 = 64 << 20;
 
@@ -54,14 +62,11 @@ enum Payload<'a> {
     Deflated(Vec<u8>),
 }
 
-/// Writes every blob without a map row into `pack` (the blobs' sequence of
-/// segments); returns how many went in as copies of their source bytes.
-/// Counts progress in blobs appended (the caller's phase).
-pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u64, ConvertError> {
-    let (inventory, layouts, table) = (pass.inventory, pass.layouts, pass.table);
-    let (_level, deltas, progress) = (pass.level, pass.deltas, pass.progress);
-    // Without a search, source order: sequential reads of each pack, and
-    // bases before deltas; with one, the search's order.
+/// The blobs the pass plans (without a map row, or written by an
+/// interrupted run), in the order it writes them. Without a search, source
+/// order: sequential reads of each pack, and bases before deltas; with
+/// one, the search's order.
+pub fn blob_order(table: &ObjectTable, deltas: DeltaOptions) -> Vec<u32> {
     let mut blobs: Vec<u32> = table
         .indices()
         .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && table.is_planned(i))
@@ -70,21 +75,32 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         true => blobs.sort_by_key(|&i| git_order(table, i)),
         false => blobs.sort_by_key(|&i| source_position(table, i)),
     }
+    blobs
+}
+
+/// Writes `blobs` ([`blob_order`]) but those an interrupted run wrote into
+/// `pack` (the blobs' sequence of segments); returns how many went in as
+/// copies of their source bytes. Counts progress in blobs appended (the
+/// caller's phase).
+pub fn blob_pass(
+    pass: &Pass<'_>,
+    blobs: &[u32],
+    pack: &mut SegmentWriter<'_, '_>,
+) -> Result<u64, ConvertError> {
+    let (inventory, table) = (pass.inventory, pass.table);
+    let (deltas, progress) = (pass.deltas, pass.progress);
     let mut copied = 0u64;
-    let stored_size = |at: u32| match table.location(at) {
-        Location::Packed { pack, offset } => layouts[pack as usize]
-            .entry(offset)
-            .map_or(0, |(_, end)| end - offset),
-        Location::Loose { dir } => {
-            std::fs::metadata(inventory.loose_path(dir, &table.source_id(at)))
-                .map_or(0, |m| m.len())
-        }
-    };
-    let chunks = chunks_within(&blobs, CHUNK, CHUNK_BYTES, stored_size);
+    let body_size = |at: u32| u64::from(table.size(at));
+    let chunks = chunks_within(blobs, pass.chunk(CHUNK), CHUNK_BYTES, body_size);
     let key = |i: u32| table.name_hash(i);
-    // Prepares a chunk; the windows of its last piece (`carry`) continue
-    // into the first piece of the next chunk.
-    let prepare = |chunk: &[u32], carry: Option<BlobWindow>| -> Result<Ready<'_>, ConvertError> {
+    let read = |at: u32| -> Result<SharedBody, ConvertError> {
+        let mut body = Vec::new();
+        read_cache::read(inventory, table, at, &mut body)?;
+        Ok(SharedBody::from(body))
+    };
+    // Prepares a chunk, its search starting from `tail`, the blobs before
+    // it; returns the next chunk's tail too.
+    let prepare = |chunk: &[u32], tail: BlobTail| -> Result<Ready<'_>, ConvertError> {
         // With a search, every blob of the chunk, cut into pieces.
         let split = if deltas.searching() { 0 } else { chunk.len() };
         let (plain, searched) = chunk.split_at(split);
@@ -110,11 +126,7 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
             opts: deltas.window_options(),
             outside: &[],
         };
-        let (found, carry) = search.run(carry, |k| {
-            let mut body = Vec::new();
-            read_cache::read(inventory, table, searched[k], &mut body)?;
-            Ok::<_, ConvertError>(body)
-        })?;
+        let (found, tail) = search.run(tail, |k| read(searched[k]), read)?;
         let found: Vec<Prepared<'_>> = searched
             .par_iter()
             .zip(found)
@@ -124,22 +136,29 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
         // Blobs an interrupted run wrote were prepared again only for the
         // window of those after them.
         prepared.retain(|&(at, ..)| !table.is_carried(at));
-        Ok((prepared, carry))
+        Ok((prepared, tail))
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1's CRC checks and re-deflates run on
     // the other threads.
     let start = restart_at(chunks.iter().copied(), |at| table.is_carried(at));
-    let mut ready = chunks.get(start).map(|c| prepare(c, None)).transpose()?;
+    let tail = match deltas.searching() {
+        true => {
+            let before = chunks[..start].iter().flat_map(|c| c.iter());
+            let before = before.map(|&at| (at, ObjectKind::Blob));
+            // A blob's length as the search counts it (`Searchable::size`).
+            let len = |at: u32, _: &SharedBody| u64::from(table.size(at));
+            pass.written_tail(before, read, len)?
+        }
+        false => Tail::empty(),
+    };
+    let mut ready = chunks.get(start).map(|c| prepare(c, tail)).transpose()?;
     for k in start..chunks.len() {
-        let (payloads, carry) = ready.take().expect("prepared before its turn");
+        let (payloads, tail) = ready.take().expect("prepared before its turn");
         let appended_now = payloads.len() as u64;
         let (appended, next) = rayon::join(
             || append(pack, payloads),
-            || {
-                let window = carried_window(k + 1, carry);
-                chunks.get(k + 1).map(|c| prepare(c, window)).transpose()
-            },
+            || chunks.get(k + 1).map(|c| prepare(c, tail)).transpose(),
         );
         copied += appended?;
         ready = next?;
@@ -152,11 +171,11 @@ pub fn blob_pass(pass: &Pass<'_>, pack: &mut SegmentWriter<'_, '_>) -> Result<u6
 /// A blob ready to append: table index, size, what goes into the pack.
 type Prepared<'a> = (u32, u64, Payload<'a>);
 
-/// The windows of the blob search: bodies by table index.
-type BlobWindow = Windows<Vec<u8>>;
+/// The blobs before a chunk, which its search starts from.
+type BlobTail = Tail<SharedBody>;
 
-/// A prepared chunk and the window its last piece ended with.
-type Ready<'a> = (Vec<Prepared<'a>>, Option<BlobWindow>);
+/// A prepared chunk and the next chunk's tail.
+type Ready<'a> = (Vec<Prepared<'a>>, BlobTail);
 
 /// Appends one chunk's blobs in order; returns how many went in as copies
 /// of their source bytes.

@@ -21,10 +21,13 @@
 //! (`convert/finish/`) puts the base first in the one pack.
 //!
 //! A resumed run plans the objects an interrupted run wrote with the rest,
-//! restarts at the first chunk of their restart group (`pipeline/chunking.rs`) and
-//! prepares them again without writing them: until then they count as
-//! unnamed, as they were for the interrupted run, so that its choices, and
-//! the pack, are those of a run that was never interrupted.
+//! restarts at the chunk of the first object it did not write
+//! (`pipeline/chunking.rs`), its search starting from the objects before that chunk
+//! and the chains they were written with (`search_tail.rs`), and prepares
+//! the written objects from there on again without writing them: until
+//! then they count as unnamed, as they were for the interrupted run, so
+//! that its choices, and the pack, are those of a run that was never
+//! interrupted.
 //!
 //! With a search (the default), every object goes through the window
 //! search over fixed pieces of each chunk (`piece_search.rs`,
@@ -49,13 +52,14 @@ use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces};
 use crate::convert::write::pass::Pass;
-use crate::convert::write::piece_search::{self, ChunkSearch, Searchable, Searched};
+use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched};
+use crate::convert::write::search_tail::Tail;
 use crate::convert::write::tree_translation::translate_tree_reaching;
 use crate::hash::ObjectId;
 use crate::object::ObjectKind;
 use crate::object::object_id;
 use crate::pack::{Found, NOT_IN_WINDOW, encode_delta, first_limit, tree_delta};
-use crate::pipeline::chunking::{carried_window, chunks_within, restart_at};
+use crate::pipeline::chunking::{chunks_within, restart_at};
 use crate::translate::{
     TranslateOptions, translate_object, translate_tag_with_unterminated_signature,
 };
@@ -129,32 +133,39 @@ const AHEAD_BYTES: u64 = 32 << 20;
 /// pipeline: while the pack is busy appending a chunk (sequential: the
 /// pack stream and its checksum), the next chunks are read, translated,
 /// named and compressed on the other threads, in order, up to
-/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass
-/// (`blob_pass.rs`), which writes the other sequence: no tree needs a
-/// blob's pack, only its name, which the scan knows. Preparing a chunk needs only the names of the
-/// chunks before it, set when they were prepared; the window of a chunk's
-/// last piece continues into the next, within a restart group. The output
-/// is the same however far ahead the preparing got. Counts progress in
-/// objects appended.
+/// [`AHEAD_BYTES`] ahead. It runs beside the blob pass (`blob_pass.rs`), which
+/// writes the other sequence: no tree needs a blob's pack, only its name,
+/// which the scan knows. Preparing a chunk needs only the names of the
+/// chunks before it, set when they were prepared, and the tail the chunk
+/// before handed on (its last objects and their chains). The output is
+/// the same however far ahead the preparing got. `waves` are in the order
+/// written ([`search_order`]). Counts progress in objects appended.
 pub fn map_pass(
     pass: &Pass<'_>,
-    waves: Vec<Vec<u32>>,
+    waves: &[Vec<u32>],
     pack: &mut SegmentWriter<'_, '_>,
     reach: &mut ReachRecorder,
 ) -> Result<MapOutcome, ConvertError> {
     let table = pass.table;
     let mut outcome = MapOutcome::default();
-    let waves = search_order(table, waves, pass.deltas);
-    let chunks = chunks_of(&waves, |at| u64::from(table.size(at)));
+    let chunks = chunks_of(waves, pass.chunk(CHUNK), |at| u64::from(table.size(at)));
     let start = restart_at(chunks.iter().map(Chunk::objects), |at| table.is_carried(at));
     let unnamed = CarriedNotNamed::new(table, &chunks[start..]);
+    let tail = match pass.deltas.searching() {
+        true => {
+            let before = chunks[..start].iter().flat_map(Chunk::objects);
+            let before = before.map(|&at| (at, table.kind(at).expect("scanned")));
+            let read = |at| read_translated(pass.inventory, table, at, pass.translate);
+            let len = |_, body: &Arc<[u8]>| body.len() as u64;
+            pass.written_tail(before, |at| read(at).map(Arc::from), len)?
+        }
+        false => Tail::empty(),
+    };
     let mut ahead = Ahead {
         chunks: &chunks,
         next: start,
-        carry: None,
-        prepare: |chunk: &Chunk<'_>, carry: Option<Windows>| {
-            prepare_chunk(pass, &unnamed, chunk, carry)
-        },
+        tail: Some(tail),
+        prepare: |chunk: &Chunk<'_>, tail: MapTail| prepare_chunk(pass, &unnamed, chunk, tail),
     };
     // The first chunk alone: nothing to append beside it yet.
     let mut ready = ahead.prepare_while(&AtomicBool::new(false));
@@ -172,19 +183,17 @@ pub fn map_pass(
     Ok(outcome)
 }
 
-/// The chunks not prepared yet, in order, and the window the last
-/// prepared one ended with.
+/// The chunks not prepared yet, in order, and the tail of the next one.
 struct Ahead<'c, 'w, P> {
     chunks: &'c [Chunk<'w>],
     next: usize,
-    carry: Option<Windows>,
+    tail: Option<MapTail>,
     prepare: P,
 }
 
 impl<P> Ahead<'_, '_, P>
 where
-    P: Fn(&Chunk<'_>, Option<Windows>) -> Result<(Vec<Translated>, Option<Windows>), ConvertError>
-        + Send,
+    P: Fn(&Chunk<'_>, MapTail) -> Result<(Vec<Translated>, MapTail), ConvertError> + Send,
 {
     /// Runs `pack_work` on this thread (first, alone with one thread) while
     /// the other side prepares the next chunk, then more until `pack_work`
@@ -213,11 +222,11 @@ where
             if !ready.is_empty() && (bytes >= AHEAD_BYTES || !busy.load(Ordering::Acquire)) {
                 break;
             }
-            let window = carried_window(self.next, self.carry.take());
-            let (done, carry) = (self.prepare)(chunk, window)?;
+            let tail = self.tail.take().expect("each chunk hands on a tail");
+            let (done, tail) = (self.prepare)(chunk, tail)?;
             bytes += done.iter().map(Translated::held).sum::<u64>();
             ready.push(done);
-            self.carry = carry;
+            self.tail = Some(tail);
             self.next += 1;
         }
         Ok(ready)
@@ -244,7 +253,11 @@ fn append_all(
 /// Each wave in the order its objects are written: with a search, git's
 /// search order (type, name hash, size); else the source order (reused
 /// bases first).
-fn search_order(table: &ObjectTable, waves: Vec<Vec<u32>>, deltas: DeltaOptions) -> Vec<Vec<u32>> {
+pub fn search_order(
+    table: &ObjectTable,
+    waves: Vec<Vec<u32>>,
+    deltas: DeltaOptions,
+) -> Vec<Vec<u32>> {
     let kind = |i: u32| table.kind(i).map_or(0, |k| k as u8);
     waves
         .into_iter()
@@ -284,18 +297,18 @@ impl Chunk<'_> {
     }
 }
 
-/// Cuts the waves into chunks of at most [`CHUNK`] objects and
+/// Cuts the waves into chunks of at most `max_objects` objects and
 /// [`CHUNK_BYTES`] of source bytes (more only when a single object, or a
 /// run of small waves, ends past it): a chunk never starts before a wave
 /// its objects depend on is complete.
-fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
+fn chunks_of(waves: &[Vec<u32>], max_objects: usize, size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
     let mut chunks = Vec::new();
     let (mut small, mut small_bytes): (Vec<u32>, u64) = (Vec::new(), 0);
     for wave in waves {
         if wave.len() < SMALL_WAVE {
             small.extend(wave);
             small_bytes += wave.iter().map(|&at| size(at)).sum::<u64>();
-            if small.len() >= CHUNK || small_bytes >= CHUNK_BYTES {
+            if small.len() >= max_objects || small_bytes >= CHUNK_BYTES {
                 chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
                 small_bytes = 0;
             }
@@ -305,7 +318,7 @@ fn chunks_of(waves: &[Vec<u32>], size: impl Fn(u32) -> u64) -> Vec<Chunk<'_>> {
             chunks.push(Chunk::OfSmallWaves(std::mem::take(&mut small)));
             small_bytes = 0;
         }
-        let pieces = chunks_within(wave, CHUNK, CHUNK_BYTES, &size);
+        let pieces = chunks_within(wave, max_objects, CHUNK_BYTES, &size);
         chunks.extend(pieces.into_iter().map(Chunk::OfWave));
     }
     if !small.is_empty() {
@@ -321,8 +334,8 @@ fn prepare_chunk(
     pass: &Pass<'_>,
     unnamed: &CarriedNotNamed,
     chunk: &Chunk<'_>,
-    carry: Option<Windows>,
-) -> Result<(Vec<Translated>, Option<Windows>), ConvertError> {
+    tail: MapTail,
+) -> Result<(Vec<Translated>, MapTail), ConvertError> {
     let (inventory, table, opts, deltas) =
         (pass.inventory, pass.table, pass.translate, pass.deltas);
     // Name the whole chunk first, so that an object can be a delta
@@ -383,8 +396,8 @@ fn prepare_chunk(
     };
     // Every object is a candidate base for the later ones, the planned
     // `Search` ones look for a base. Pieces end where the type or name hash
-    // changes (unnamed objects anywhere); the first continues the previous
-    // chunk's last window.
+    // changes (unnamed objects anywhere); the first starts from the objects
+    // before the chunk.
     let objects: Vec<Searchable> = named
         .iter()
         .zip(&plans)
@@ -426,9 +439,11 @@ fn prepare_chunk(
         opts: deltas.window_options(),
         outside: &outside,
     };
-    let (found, carry) = search.run(carry, |k| {
-        Ok::<_, ConvertError>(Arc::<[u8]>::from(named[k].body.as_slice()))
-    })?;
+    let (found, tail) = search.run(
+        tail,
+        |k| Ok::<_, ConvertError>(Arc::<[u8]>::from(named[k].body.as_slice())),
+        |at| read_translated(inventory, table, at, pass.translate).map(Arc::from),
+    )?;
     for ((object, plan), searched) in objects.iter().zip(&plans).zip(&found) {
         let depth = match plan {
             Plan::Search => searched.found.as_ref().map_or(0, |f| f.depth),
@@ -459,12 +474,12 @@ fn prepare_chunk(
             unknown_headers: n.unknown_headers.into_boxed_slice(),
         })
         .collect();
-    Ok((translated, carry))
+    Ok((translated, tail))
 }
 
-/// The search windows of a piece, one per object type; bodies by table
-/// index, shared with the chunk that named them.
-type Windows = piece_search::Windows<Arc<[u8]>>;
+/// The objects before a chunk, which its search starts from; bodies shared
+/// with the chunk that named them.
+type MapTail = Tail<Arc<[u8]>>;
 
 /// How one object of a chunk is stored, before the window search.
 enum Plan {
@@ -895,7 +910,7 @@ mod tests {
     fn small_waves_merge_in_order_and_big_ones_split() {
         let big: Vec<u32> = (100..100 + CHUNK as u32 + 5).collect();
         let waves = vec![vec![1], vec![2, 3], big.clone(), vec![4], vec![5]];
-        let chunks = chunks_of(&waves, |_| 1);
+        let chunks = chunks_of(&waves, CHUNK, |_| 1);
         assert_eq!(
             shape(&chunks),
             vec![
@@ -907,13 +922,16 @@ mod tests {
         );
         // A long chain of one-object waves (a linear history) fills chunks.
         let chain: Vec<Vec<u32>> = (0..CHUNK as u32 * 2 + 1).map(|i| vec![i]).collect();
-        let lens: Vec<usize> = chunks_of(&chain, |_| 1).iter().map(Chunk::len).collect();
+        let lens: Vec<usize> = chunks_of(&chain, CHUNK, |_| 1)
+            .iter()
+            .map(Chunk::len)
+            .collect();
         assert_eq!(lens, vec![CHUNK, CHUNK, 1]);
         // Large objects: the byte budget cuts first.
         let heavy: Vec<u32> = (100..108).collect();
         let per_object = CHUNK_BYTES / 3;
         let waves = vec![(0..70).collect::<Vec<u32>>(), heavy];
-        let lens: Vec<usize> = chunks_of(&waves, |_| per_object)
+        let lens: Vec<usize> = chunks_of(&waves, CHUNK, |_| per_object)
             .iter()
             .map(Chunk::len)
             .collect();

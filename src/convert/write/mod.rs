@@ -10,6 +10,7 @@ pub mod map_pass;
 pub mod output_depths;
 pub mod pass;
 pub mod piece_search;
+pub mod search_tail;
 pub mod tree_translation;
 
 use std::path::{Path, PathBuf};
@@ -25,11 +26,10 @@ use crate::convert::segments::sequence::SegmentWriter;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::convert::write::candidate_log::CandidateLog;
 use crate::convert::write::delta_policy::DeltaOptions;
-use crate::convert::write::map_pass::{MapOutcome, map_pass};
-use crate::convert::write::output_depths::{OutputDepths, written_depths};
+use crate::convert::write::map_pass::{MapOutcome, map_pass, search_order};
+use crate::convert::write::output_depths::OutputDepths;
 use crate::convert::write::pass::Pass;
 use crate::idmap::{IdMap, RunId};
-use crate::object::ObjectKind;
 use crate::pack::PackLayout;
 use crate::pack::Tries;
 use crate::repo::dest_layout;
@@ -58,20 +58,6 @@ pub fn write_objects(
     mut map: IdMap,
 ) -> Result<(Written, IdMap, RunId), ConvertError> {
     let (opts, inventory, hooks, progress) = (run.opts, run.inventory, run.stops, run.progress);
-    let new_blobs = table
-        .indices()
-        .filter(|&i| table.kind(i) == Some(ObjectKind::Blob) && table.is_new(i))
-        .count() as u64;
-    // The waves hold what an interrupted run wrote too (planned again,
-    // not written again).
-    let new_mapped = waves
-        .iter()
-        .flatten()
-        .filter(|&&at| !table.is_carried(at))
-        .count() as u64;
-    // Objects of a finished conversion are in a pack that is served as it
-    // is; the segments of an unfinished one are folded with this run's.
-    let bases_from_earlier_runs = map.folded_packs()?.is_empty();
     let deltas = DeltaOptions {
         window: opts.window,
         depth: opts.depth,
@@ -81,12 +67,23 @@ pub fn write_objects(
             false => DeltaOptions::RANKED,
         },
     };
+    let blobs = blob_pass::blob_order(table, deltas);
+    let waves = search_order(table, waves, deltas);
+    // What each sequence appends, in order: the passes plan what an
+    // interrupted run wrote too, but do not write it again.
+    let new = |at: &&u32| !table.is_carried(**at);
+    let blob_writes: Vec<u32> = blobs.iter().filter(new).copied().collect();
+    let map_writes: Vec<u32> = waves.iter().flatten().filter(new).copied().collect();
+    let (new_blobs, new_mapped) = (blob_writes.len() as u64, map_writes.len() as u64);
+    // Objects of a finished conversion are in a pack that is served as it
+    // is; the segments of an unfinished one are folded with this run's.
+    let bases_from_earlier_runs = map.folded_packs()?.is_empty();
     let depths = OutputDepths::new(table.len());
     if deltas.searching() && table.indices().any(|at| table.is_carried(at)) {
-        depths.set_carried(table, &written_depths(dest, &map)?);
+        depths.set_written(dest, &map, table)?;
     }
     let map_run = map.begin_run(table.len() as u64, new_blobs + new_mapped)?;
-    let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped]);
+    let journal = Journal::new(map, table, map_run, hooks, &[new_blobs, new_mapped])?;
     progress.start("writing objects", Some(new_blobs + new_mapped));
     // Where each source pack's entries start, for both passes.
     let layouts = inventory
@@ -100,6 +97,7 @@ pub fn write_objects(
         .map(CandidateLog::create)
         .transpose()?;
     let pass = Pass {
+        dest,
         inventory,
         layouts: &layouts,
         table,
@@ -111,18 +109,25 @@ pub fn write_objects(
         progress,
         log: log.as_ref(),
         depths: &depths,
+        chunk_objects: hooks.chunk_objects,
     };
     let pack_dir = dest_layout::pack_dir(dest);
     let mut reach = ReachRecorder::create(&dest_layout::reach_records(dest))?;
     // The scope holds the threads that finish segments in the background.
     let written = std::thread::scope(|scope| {
-        let writer = |sequence| SegmentWriter::new(pack_dir.clone(), scope, &journal, sequence);
-        let (mut blob_writer, mut map_writer) = (writer(0), writer(1));
+        let writer = |sequence, order| {
+            SegmentWriter::new(pack_dir.clone(), scope, &journal, sequence, order)
+        };
+        let (mut blob_writer, mut map_writer) = (writer(0, &blob_writes), writer(1, &map_writes));
         let (blobs, mapped) = rayon::join(
-            || write_sequence(&mut blob_writer, |pack| blob_pass::blob_pass(&pass, pack)),
+            || {
+                write_sequence(&mut blob_writer, |pack| {
+                    blob_pass::blob_pass(&pass, &blobs, pack)
+                })
+            },
             || {
                 write_sequence(&mut map_writer, |pack| {
-                    map_pass(&pass, waves, pack, &mut reach)
+                    map_pass(&pass, &waves, pack, &mut reach)
                 })
             },
         );

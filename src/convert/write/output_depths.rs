@@ -1,12 +1,14 @@
-//! The delta chain length each object of the map pass was written with,
-//! by table index: what lets a later wave make a delta against an object
-//! of an earlier one without breaking `--depth`.
+//! The delta chain length each object was written with, by table index:
+//! what lets a later wave make a delta against an object of an earlier one
+//! without breaking `--depth`, and what a resumed run's search starts from
+//! (`search_tail.rs`).
 //!
 //! The window search decides depths only for what its windows hold; an
 //! object from an earlier wave (the previous version of a directory whose
-//! height changed, the source base across a restart group) is outside
-//! every window, and a delta against it is only sound if its own chain is
-//! known. Two bytes an object, set once a chunk's chains are final.
+//! height changed, the source base of an object) is outside every window,
+//! and a delta against it is only sound if its own chain is known. Two
+//! bytes an object, set once a chunk's chains are final, or read back from
+//! the segments an interrupted run wrote.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -14,14 +16,14 @@ use std::sync::atomic::{AtomicU16, Ordering};
 
 use crate::convert::error::ConvertError;
 use crate::convert::error::DestState;
+use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::ObjectId;
 use crate::idmap::IdMap;
-use crate::object::ObjectKind;
 use crate::pack::{EntryKind, IndexFile, PackFile};
 use crate::repo::dest_layout;
 
-/// Not written yet (or not by the map pass).
+/// Not written yet (or not known).
 const UNKNOWN: u16 = u16::MAX;
 
 pub struct OutputDepths(Vec<AtomicU16>);
@@ -38,16 +40,20 @@ impl OutputDepths {
         self.0[at as usize].store(depth, Ordering::Relaxed);
     }
 
-    /// Sets the chain length of every carried tree, commit and tag of
-    /// `table` from `written` ([`written_depths`]).
-    pub fn set_carried(&self, table: &ObjectTable, written: &HashMap<ObjectId, u32>) {
-        for at in table.indices().filter(|&at| table.is_carried(at)) {
-            if let Some(name) = table.dest_id(at)
-                && let Some(&depth) = written.get(&name)
-            {
-                self.set(at, depth);
-            }
-        }
+    /// Sets the chain length of every object of `table` that the pending
+    /// segments of DEST hold (an interrupted run wrote them), read back
+    /// from the segments ([`read_written`]).
+    pub fn set_written(
+        &self,
+        dest: &Path,
+        map: &IdMap,
+        table: &ObjectTable,
+    ) -> Result<(), ConvertError> {
+        let mut book = ByTable {
+            names: ByDestName::new(table),
+            depths: self,
+        };
+        read_written(dest, map, &mut book)
     }
 
     /// The chain length object `at` was written with, if it is known.
@@ -59,18 +65,59 @@ impl OutputDepths {
     }
 }
 
-/// The chain length of every tree, commit and tag the pending segments of
-/// DEST hold (an interrupted run wrote them), by DEST name: a resumed
-/// run prepares again only the restart group it resumes in, and learns
-/// the rest from the segments, so that it offers the same bases as a run
-/// that was never interrupted. Within the map pass's sequence a base is
-/// always written before its delta, so one pass in segment order resolves
-/// every chain; blob segments are skipped (their first whole entry says
-/// which sequence a segment belongs to).
+/// Where [`read_written`] looks up and records chain lengths, by name.
+trait DepthBook {
+    fn depth_of(&self, name: &ObjectId) -> Option<u32>;
+    fn record(&mut self, name: ObjectId, depth: u32);
+}
+
+/// The table's objects, by their names.
+struct ByTable<'t> {
+    names: ByDestName<'t>,
+    depths: &'t OutputDepths,
+}
+
+impl DepthBook for ByTable<'_> {
+    fn depth_of(&self, name: &ObjectId) -> Option<u32> {
+        let at = self.names.find(name)?;
+        self.depths.get(at)
+    }
+
+    fn record(&mut self, name: ObjectId, depth: u32) {
+        if let Some(at) = self.names.find(&name) {
+            self.depths.set(at, depth);
+        }
+    }
+}
+
+impl DepthBook for HashMap<ObjectId, u32> {
+    fn depth_of(&self, name: &ObjectId) -> Option<u32> {
+        self.get(name).copied()
+    }
+
+    fn record(&mut self, name: ObjectId, depth: u32) {
+        self.insert(name, depth);
+    }
+}
+
+/// The chain length of every object the pending segments of DEST hold (an
+/// interrupted run wrote them), by DEST name.
 pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<ObjectId, u32>, ConvertError> {
+    let mut depths = HashMap::new();
+    read_written(dest, map, &mut depths)?;
+    Ok(depths)
+}
+
+/// Reads back the chain length of every object the pending segments of
+/// DEST hold into `book`, from their entry headers: one pass in segment
+/// order resolves every chain a search made, as a searched base is always
+/// written before its delta, in its own sequence. (A blob delta reused
+/// from SOURCE's pairing, with `--window 0`, may name a later base: its
+/// length stays unknown, and is never asked for: without a search no
+/// chunk starts from the objects before it.)
+fn read_written(dest: &Path, map: &IdMap, book: &mut impl DepthBook) -> Result<(), ConvertError> {
     let pack_dir = dest_layout::pack_dir(dest);
     let hash = map.direction()?.dest();
-    let mut depths: HashMap<ObjectId, u32> = HashMap::new();
     for stem in map.pending_segments()? {
         let damaged = |e: &dyn std::fmt::Display| DestState::Damaged {
             path: dest.to_path_buf(),
@@ -87,20 +134,16 @@ pub fn written_depths(dest: &Path, map: &IdMap) -> Result<HashMap<ObjectId, u32>
         for (offset, name) in entries {
             let entry = pack.entry_at(offset).map_err(|e| damaged(&e))?;
             let depth = match entry.kind {
-                EntryKind::Base(ObjectKind::Blob) => break,
-                EntryKind::Base(_) => 0,
-                EntryKind::RefDelta { base_id } => match depths.get(&base_id) {
-                    Some(&d) => d + 1,
-                    // A blob delta (its segment starts with one): a blob
-                    // segment, skipped.
-                    None => break,
-                },
+                EntryKind::Base(_) => Some(0),
+                EntryKind::RefDelta { base_id } => book.depth_of(&base_id).map(|d| d + 1),
                 EntryKind::OfsDelta { .. } => {
                     return Err(damaged(&"a segment holds a delta it cannot name").into());
                 }
             };
-            depths.insert(name, depth);
+            if let Some(depth) = depth {
+                book.record(name, depth);
+            }
         }
     }
-    Ok(depths)
+    Ok(())
 }

@@ -1,18 +1,25 @@
 //! What both write passes read: SOURCE's objects and where their packs'
 //! entries are, the object table, and how to store what they write.
 
+use std::path::Path;
+
 use super::candidate_log::CandidateLog;
 use super::delta_policy::DeltaOptions;
 use super::output_depths::OutputDepths;
+use super::search_tail::{Tail, WrittenTailError};
+use crate::convert::error::{ConvertError, DestState};
 use crate::convert::plan::source_pairs::SourcePairs;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::table::ObjectTable;
+use crate::object::ObjectKind;
 use crate::pack::PackLayout;
 use crate::progress::Progress;
 use crate::translate::TranslateOptions;
 
 /// One write pass's view of the run.
 pub struct Pass<'a> {
+    /// DEST, for the errors that name it.
+    pub dest: &'a Path,
     pub inventory: &'a Inventory,
     /// Each source pack's entries by offset, in inventory order.
     pub layouts: &'a [PackLayout<'a>],
@@ -32,9 +39,16 @@ pub struct Pass<'a> {
     pub log: Option<&'a CandidateLog>,
     /// The chain length of each object the map pass wrote.
     pub depths: &'a OutputDepths,
+    /// The test hook's cap on objects per chunk, if set.
+    pub chunk_objects: Option<usize>,
 }
 
 impl Pass<'_> {
+    /// Objects per parallel chunk: `default`, or the test hook's cap.
+    pub fn chunk(&self, default: usize) -> usize {
+        self.chunk_objects.map_or(default, |cap| cap.min(default))
+    }
+
     /// The base object `at` keeps from SOURCE's pairing, if it keeps one:
     /// a base [`Pass::may_be_base`] allows, and not where `--depth` cuts
     /// the chain.
@@ -64,5 +78,31 @@ impl Pass<'_> {
     /// pairing (an upper bound: a chain may be cut earlier).
     pub fn output_depth(&self, at: u32) -> u32 {
         self.pairs.output_depth(at, self.deltas.depth)
+    }
+
+    /// The objects a resumed run's search starts from when it restarts
+    /// after `before` (the pass's order up to there, written by an
+    /// interrupted run: `search_tail.rs`): their bodies `fetch`ed, their
+    /// lengths as `len` counts them, their chains read back from the
+    /// segments.
+    pub fn written_tail<B: AsRef<[u8]>>(
+        &self,
+        before: impl DoubleEndedIterator<Item = (u32, ObjectKind)>,
+        fetch: impl Fn(u32) -> Result<B, ConvertError>,
+        len: impl Fn(u32, &B) -> u64,
+    ) -> Result<Tail<B>, ConvertError> {
+        let opts = self.deltas.window_options();
+        let depth = |at| self.depths.get(at);
+        Tail::of_written(before, opts, depth, fetch, len).map_err(|e| match e {
+            WrittenTailError::Read(e) => e,
+            WrittenTailError::UnknownDepth(at) => DestState::Damaged {
+                path: self.dest.to_path_buf(),
+                reason: format!(
+                    "the delta chain of object {}, written by an interrupted run, cannot be read back from its segments",
+                    self.table.source_id(at)
+                ),
+            }
+            .into(),
+        })
     }
 }

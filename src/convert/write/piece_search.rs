@@ -1,28 +1,30 @@
 //! The window search over one chunk of a write pass, cut into pieces that
-//! are searched in parallel, with windows that stay warm from one piece to
-//! the next, and a result that depends on neither the thread count nor the
-//! order in which pieces finish.
+//! are searched in parallel, with windows that start warm, and a result
+//! that depends on neither the thread count nor the order in which pieces
+//! finish, nor on whether the run was resumed.
 //!
-//! * The first piece continues the window the previous chunk ended with
-//!   (`carry`): across chunks the search is exactly sequential.
+//! * The first piece starts from the `--window` objects before the chunk
+//!   (`search_tail.rs`), with the chain lengths they were written with.
 //! * Every later piece starts from the `--window` objects just before it
-//!   in the chunk, pushed as candidates before its own. Their chains are
-//!   not known yet (the piece before is being searched at the same time),
-//!   so the piece takes the ones it searched as whole (depth 0).
+//!   (in the chunk, and before it in the tail), pushed as candidates before
+//!   its own. The chains of the chunk's objects are not known yet (the
+//!   piece before is being searched at the same time), so the piece takes
+//!   the ones it searched as whole (depth 0).
 //! * Once every piece is done, the true chain lengths are worked out in
 //!   order; a delta whose chain that guess made longer than `--depth` is
 //!   dropped (the object is stored whole), as git's `break_delta_chains`
-//!   cuts chains, and the window carried to the next chunk learns the true
+//!   cuts chains, and the tail handed to the next chunk has the true
 //!   lengths.
 
 use std::collections::HashMap;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
+use super::search_tail::{Held, Tail, TailEntry};
 use crate::object::ObjectKind;
-use crate::pack::{Found, Sketch, Tries, WINDOW_MIN_SIZE, Window, WindowOptions};
+use crate::pack::{Found, Sketch, Tries, Window, WindowOptions};
 
 /// Objects of a piece read (and sketched) ahead of the search at once, on
 /// the thread pool, and the most bytes of bodies that may take.
@@ -76,10 +78,21 @@ impl<B: AsRef<[u8]> + Send + Sync> Windows<B> {
         };
         &mut self.0[at].1
     }
+}
 
-    /// The chain length of every object the windows hold.
-    fn depths(&self) -> HashMap<u32, u32> {
-        self.0.iter().flat_map(|(_, w)| w.depths()).collect()
+/// A body read once and shared by the windows and the tail that hold it.
+#[derive(Clone)]
+pub struct SharedBody(Arc<Vec<u8>>);
+
+impl From<Vec<u8>> for SharedBody {
+    fn from(body: Vec<u8>) -> Self {
+        SharedBody(Arc::new(body))
+    }
+}
+
+impl AsRef<[u8]> for SharedBody {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
     }
 }
 
@@ -104,11 +117,54 @@ impl Sketches {
         }
     }
 
+    /// The sketch of the chunk's `k`-th object, if one was made.
+    fn made(&self, k: usize) -> Option<Sketch> {
+        self.of.get(k).and_then(|s| s.get().copied())
+    }
+
     /// The sketch of the chunk's `k`-th object, whose body is `body`;
     /// none when the windows never rank their objects.
     fn get(&self, k: usize, body: &[u8]) -> Option<Sketch> {
         self.ranked
             .then(|| *self.of[k].get_or_init(|| Sketch::of(body)))
+    }
+}
+
+/// What the pieces of a chunk read before their own objects: the tail,
+/// how to read a body it does not hold, and where the bodies the next
+/// chunk's tail may hold are kept.
+struct Before<'t, B, F> {
+    tail: &'t Tail<B>,
+    fetch: &'t F,
+    kept: Kept<B>,
+}
+
+/// An object a window starts from.
+struct Candidate<B> {
+    at: u32,
+    kind: ObjectKind,
+    depth: u32,
+    body: B,
+    sketch: Option<Sketch>,
+}
+
+/// Bodies of the chunk's last objects, kept as the pieces read them.
+struct Kept<B> {
+    /// The chunk position of `bodies[0]`.
+    first: usize,
+    /// By position from `first`: whether to keep it.
+    wanted: Vec<bool>,
+    bodies: Vec<OnceLock<B>>,
+}
+
+impl<B: Clone> Kept<B> {
+    /// The `k`-th object of the chunk was read as `body`.
+    fn keep(&self, k: usize, body: &B) {
+        if let Some(j) = k.checked_sub(self.first)
+            && self.wanted[j]
+        {
+            let _ = self.bodies[j].set(body.clone());
+        }
     }
 }
 
@@ -125,83 +181,97 @@ pub struct ChunkSearch<'a> {
 }
 
 impl ChunkSearch<'_> {
-    /// Searches every piece, in parallel; `body(k)` gives the body of the
-    /// chunk's `k`-th object. Returns what each object got, in order, and
-    /// the window the next chunk continues: the last one a piece built
-    /// (a piece that searches nothing builds none), else `carry` itself.
+    /// Searches every piece, in parallel, from `tail`, the objects before
+    /// the chunk; `body(k)` gives the body of the chunk's `k`-th object,
+    /// `fetch(at)` that of a tail object whose body the tail does not hold.
+    /// Returns what each object got, in order, and the tail of the next
+    /// chunk.
     pub fn run<B, E>(
         &self,
-        carry: Option<Windows<B>>,
+        tail: Tail<B>,
         body: impl Fn(usize) -> Result<B, E> + Sync,
-    ) -> Result<(Vec<Searched>, Option<Windows<B>>), E>
+        fetch: impl Fn(u32) -> Result<B, E> + Sync,
+    ) -> Result<(Vec<Searched>, Tail<B>), E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
         E: Send,
     {
-        let carried = carry.as_ref().map(Windows::depths).unwrap_or_default();
         let sketches = Sketches::new(self.objects.len(), self.opts);
-        let mut starts: Vec<Option<Windows<B>>> = self.pieces.iter().map(|_| None).collect();
-        if let Some(first) = starts.first_mut() {
-            *first = carry;
-        }
-        // Only the window of the last piece that searches anything goes on
-        // to the next chunk (the carry itself if none does); the others are
-        // dropped as their pieces end, not held until all are done.
-        let last = self
-            .pieces
-            .iter()
-            .rposition(|r| self.objects[r.clone()].iter().any(|o| o.fixed.is_none()));
-        let done: Vec<(Vec<Searched>, Option<Windows<B>>)> = self
+        let before = Before {
+            tail: &tail,
+            fetch: &fetch,
+            kept: self.kept_for_the_tail(),
+        };
+        let done: Vec<Vec<Searched>> = self
             .pieces
             .par_iter()
-            .zip(starts)
-            .enumerate()
-            .map(|(i, (range, start))| {
-                let (searched, window) =
-                    self.search_piece(i, range.clone(), start, &body, &sketches)?;
-                let kept = last.is_none_or(|last| last == i);
-                Ok((searched, window.filter(|_| kept)))
-            })
+            .map(|range| self.search_piece(range.clone(), &before, &body, &sketches))
             .collect::<Result<_, _>>()?;
-        let mut out = Vec::with_capacity(self.objects.len());
-        let mut carry = None;
-        for (searched, window) in done {
-            out.extend(searched);
-            carry = window.or(carry);
-        }
+        let mut out: Vec<Searched> = done.into_iter().flatten().collect();
         let position = self.positions();
-        let depth = self.true_depths(&mut out, &position, &carried, &body, &sketches)?;
-        if let Some(windows) = &mut carry {
-            for (_, window) in &mut windows.0 {
-                window.correct_depths(|at| position.get(&at).map(|&k| depth[k]));
-            }
-        }
-        Ok((out, carry))
+        let depth = self.true_depths(&mut out, &position, &before, &body, &sketches)?;
+        let Before { kept, .. } = before;
+        let mut bodies = kept.bodies.into_iter();
+        let chunk = (0..self.objects.len())
+            .map(|k| {
+                let body = match k.checked_sub(kept.first) {
+                    Some(_) => bodies.next().and_then(OnceLock::into_inner),
+                    None => None,
+                };
+                TailEntry {
+                    at: self.objects[k].at,
+                    kind: self.objects[k].kind,
+                    depth: depth[k],
+                    len: self.objects[k].size,
+                    body,
+                    sketch: sketches.made(k),
+                }
+            })
+            .collect();
+        let next = tail.followed_by(chunk, self.opts);
+        Ok((out, next))
     }
 
-    /// Searches the `i`-th piece, `range` of the chunk, from `start` (the
-    /// carried window, for the first piece).
+    /// Where the bodies the next chunk's tail may hold are kept as the
+    /// pieces read them: of the chunk's last `--window` objects, those a
+    /// window would hold by size (newest first, within the memory of each
+    /// type). Their chains are not known yet, so this may keep a few too
+    /// few; the next chunk reads those again.
+    fn kept_for_the_tail<B>(&self) -> Kept<B> {
+        let n = self.objects.len();
+        let first = n.saturating_sub(self.opts.window);
+        let mut held = Held::new(self.opts);
+        let mut wanted = vec![false; n - first];
+        for k in (first..n).rev() {
+            let object = self.objects[k];
+            wanted[k - first] =
+                held.may_hold(object.kind, 0) && held.holds(object.kind, object.size);
+        }
+        Kept {
+            first,
+            wanted,
+            bodies: (first..n).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    /// Searches `range` of the chunk, its windows warm from the objects
+    /// before it.
     fn search_piece<B, E>(
         &self,
-        i: usize,
         range: Range<usize>,
-        start: Option<Windows<B>>,
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
         body: &(impl Fn(usize) -> Result<B, E> + Sync),
         sketches: &Sketches,
-    ) -> Result<(Vec<Searched>, Option<Windows<B>>), E>
+    ) -> Result<Vec<Searched>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
         E: Send,
     {
         let objects = &self.objects[range.clone()];
         if objects.iter().all(|o| o.fixed.is_some()) {
-            return Ok((objects.iter().map(|_| Searched::default()).collect(), start));
+            return Ok(objects.iter().map(|_| Searched::default()).collect());
         }
-        let mut windows = match start {
-            Some(windows) => windows,
-            None if i == 0 => Windows::new(),
-            None => self.warmed(range.start, body, sketches)?,
-        };
+        let mut windows = self.warmed(range.start, before, body, sketches)?;
         let mut out = Vec::with_capacity(range.len());
         let mut ahead = range.start;
         while ahead < range.end {
@@ -223,10 +293,11 @@ impl ChunkSearch<'_> {
                 })
                 .collect::<Result<_, E>>()?;
             for (k, target) in group.zip(read) {
+                before.kept.keep(k, &target);
                 out.push(self.search_one(k, target, &mut windows, sketches));
             }
         }
-        Ok((out, Some(windows)))
+        Ok(out)
     }
 
     /// The objects from `rest.start` on that are read ahead together: at
@@ -278,19 +349,20 @@ impl ChunkSearch<'_> {
         }
     }
 
-    /// Windows holding the `--window` objects of the chunk before position
-    /// `start`, of the types the piece there searches; an object searched
-    /// counts as whole (see the module doc).
+    /// Windows holding the `--window` objects before position `start` of
+    /// the chunk (in the chunk, then in the tail), of the types the piece
+    /// there searches; an object of the chunk searched counts as whole
+    /// (see the module doc), a tail object has its true chain length.
     fn warmed<B, E>(
         &self,
         start: usize,
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
         body: &impl Fn(usize) -> Result<B, E>,
         sketches: &Sketches,
     ) -> Result<Windows<B>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
     {
-        let mut windows = Windows::new();
         let end = self
             .pieces
             .iter()
@@ -299,62 +371,80 @@ impl ChunkSearch<'_> {
         let searched = &self.objects[start..end];
         let wanted =
             |kind: ObjectKind| searched.iter().any(|o| o.fixed.is_none() && o.kind == kind);
-        let recent = self.recent(
-            start,
-            |j| {
-                let object = self.objects[j];
-                wanted(object.kind).then(|| object.fixed.unwrap_or(0))
-            },
-            body,
-        )?;
-        for (j, depth, read) in recent {
+        let in_chunk = |j: usize| {
             let object = self.objects[j];
-            let sketch = sketches.get(j, read.as_ref());
+            wanted(object.kind).then(|| object.fixed.unwrap_or(0))
+        };
+        let recent = self.recent(start, in_chunk, wanted, before, body, sketches)?;
+        let mut windows = Windows::new();
+        for c in recent {
             windows
-                .of(object.kind, self.opts)
-                .push_sketched(object.at, depth, read, None, sketch);
+                .of(c.kind, self.opts)
+                .push_sketched(c.at, c.depth, c.body, None, c.sketch);
         }
         Ok(windows)
     }
 
-    /// The bodies a window would hold of the (at most `--window`) objects
-    /// before position `end`, oldest first, with their chain lengths:
-    /// those `depth` admits (`Some` chain shorter than the limit), and of
+    /// What a window would hold of the (at most `--window`) objects before
+    /// position `end` of the chunk, in the chunk and then in the tail,
+    /// oldest first: of the chunk's objects those `in_chunk` gives a chain
+    /// length, of the tail's those of the types `wanted` (with the chain
+    /// they were written with); only chains shorter than the limit, and of
     /// each type only the newest that fit in the window's memory. The
-    /// window would drop the older ones as the newer came in; reading
-    /// them (for a run of large blobs, 250 bodies of megabytes) would cost
-    /// more than the search they serve.
+    /// window would drop the older ones as the newer came in; reading them
+    /// (for a run of large blobs, 250 bodies of megabytes) would cost more
+    /// than the search they serve.
     fn recent<B, E>(
         &self,
         end: usize,
-        depth: impl Fn(usize) -> Option<u32>,
+        in_chunk: impl Fn(usize) -> Option<u32>,
+        wanted: impl Fn(ObjectKind) -> bool,
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
         body: &impl Fn(usize) -> Result<B, E>,
-    ) -> Result<Vec<(usize, u32, B)>, E>
+        sketches: &Sketches,
+    ) -> Result<Vec<Candidate<B>>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
     {
-        let mut held: Vec<(ObjectKind, usize)> = Vec::new();
+        let from_chunk = end.min(self.opts.window);
+        let mut held = Held::new(self.opts);
         let mut out = Vec::new();
-        for j in (end.saturating_sub(self.opts.window)..end).rev() {
-            let Some(chain) = depth(j).filter(|&d| d < self.opts.depth) else {
-                continue;
-            };
+        for j in (end - from_chunk..end).rev() {
             let kind = self.objects[j].kind;
-            let at = match held.iter().position(|&(k, _)| k == kind) {
-                Some(at) => at,
-                None => {
-                    held.push((kind, 0));
-                    held.len() - 1
-                }
+            let Some(depth) = in_chunk(j).filter(|&d| held.may_hold(kind, d)) else {
+                continue;
             };
-            if held[at].1 > self.opts.memory {
+            let read = body(j)?;
+            if !held.holds(kind, read.as_ref().len() as u64) {
                 continue;
             }
-            let read = body(j)?;
-            if read.as_ref().len() >= WINDOW_MIN_SIZE {
-                held[at].1 += read.as_ref().len();
+            let sketch = sketches.get(j, read.as_ref());
+            out.push(Candidate {
+                at: self.objects[j].at,
+                kind,
+                depth,
+                body: read,
+                sketch,
+            });
+        }
+        for entry in before.tail.entries.iter().rev() {
+            if !wanted(entry.kind) || !held.may_hold(entry.kind, entry.depth) {
+                continue;
             }
-            out.push((j, chain, read));
+            let read = match &entry.body {
+                Some(read) => read.clone(),
+                None => (before.fetch)(entry.at)?,
+            };
+            if !held.holds(entry.kind, read.as_ref().len() as u64) {
+                continue;
+            }
+            out.push(Candidate {
+                at: entry.at,
+                kind: entry.kind,
+                depth: entry.depth,
+                body: read,
+                sketch: entry.sketch,
+            });
         }
         out.reverse();
         Ok(out)
@@ -370,8 +460,8 @@ impl ChunkSearch<'_> {
     }
 
     /// Works out each object's chain length in order (bases come first:
-    /// earlier in the chunk, found through `position`, or in `carried`,
-    /// the windows the chunk started from). A delta the guess made longer
+    /// earlier in the chunk, found through `position`, or in `before`, the
+    /// tail the chunk started from). A delta the guess made longer
     /// than the limit is searched for again among the `--window` objects
     /// before it whose chains are now known to be short enough (the window
     /// of a sequential search, but for the moves of chosen bases); stored
@@ -380,13 +470,14 @@ impl ChunkSearch<'_> {
         &self,
         out: &mut [Searched],
         position: &HashMap<u32, usize>,
-        carried: &HashMap<u32, u32>,
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
         body: &impl Fn(usize) -> Result<B, E>,
         sketches: &Sketches,
     ) -> Result<Vec<u32>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
     {
+        let tail_depths = before.tail.depths();
         let mut depth = vec![0u32; self.objects.len()];
         for k in 0..self.objects.len() {
             let object = self.objects[k];
@@ -396,12 +487,15 @@ impl ChunkSearch<'_> {
                 (None, Some(found)) => {
                     let base = match position.get(&found.base) {
                         Some(&j) => depth[j],
-                        None => carried.get(&found.base).copied().unwrap_or(found.depth - 1),
+                        None => tail_depths
+                            .get(&found.base)
+                            .copied()
+                            .unwrap_or(found.depth - 1),
                     };
                     if base < self.opts.depth {
                         base + 1
                     } else {
-                        let again = self.search_again(k, &depth, body, sketches)?;
+                        let again = self.search_again(k, &depth, before, body, sketches)?;
                         out[k].found = again;
                         out[k].found.as_ref().map_or(0, |f| f.depth)
                     }
@@ -421,22 +515,19 @@ impl ChunkSearch<'_> {
         &self,
         k: usize,
         depth: &[u32],
+        before: &Before<'_, B, impl Fn(u32) -> Result<B, E> + Sync>,
         body: &impl Fn(usize) -> Result<B, E>,
         sketches: &Sketches,
     ) -> Result<Option<Found>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
     {
         let kind = self.objects[k].kind;
         let mut window = Window::new(self.opts);
-        let recent = self.recent(
-            k,
-            |j| (self.objects[j].kind == kind).then_some(depth[j]),
-            body,
-        )?;
-        for (j, chain, read) in recent {
-            let sketch = sketches.get(j, read.as_ref());
-            window.push_sketched(self.objects[j].at, chain, read, None, sketch);
+        let in_chunk = |j: usize| (self.objects[j].kind == kind).then_some(depth[j]);
+        let recent = self.recent(k, in_chunk, |t| t == kind, before, body, sketches)?;
+        for c in recent {
+            window.push_sketched(c.at, c.depth, c.body, None, c.sketch);
         }
         let target = body(k)?;
         let sketch = sketches.get(k, target.as_ref());
@@ -517,7 +608,7 @@ mod tests {
             .build()
             .expect("pool");
         let (out, _) = pool
-            .install(|| search.run::<_, ()>(None, |k| Ok(bodies[k].clone())))
+            .install(|| search.run::<_, ()>(Tail::empty(), |k| Ok(bodies[k].clone()), no_fetch))
             .expect("infallible");
         // Every delta applies.
         let mut chains = vec![0u32; bodies.len()];
@@ -569,41 +660,73 @@ mod tests {
         assert_eq!(wider, search(&bodies, 2, opts(2, 1), 3));
     }
 
-    #[test]
-    fn the_carried_window_continues_exactly_and_learns_true_depths() {
-        let bodies = versions(12);
-        let objects = objects(12);
-        let search = |range: Range<usize>, carry| {
-            let chunk = ChunkSearch {
-                objects: &objects[range.clone()],
-                pieces: vec![0..2, 2..range.len()],
-                opts: opts(3, 10),
-                outside: &[],
-            };
-            chunk
-                .run::<_, ()>(carry, |k| Ok(bodies[range.start + k].clone()))
-                .expect("infallible")
-        };
-        let (first, carry) = search(0..6, None);
-        let carry = carry.expect("a window");
-        let depths = carry.depths();
-        for (k, s) in first.iter().enumerate() {
-            let depth = s.found.as_ref().map_or(0, |f| f.depth);
-            if let Some(&held) = depths.get(&(k as u32)) {
-                assert_eq!(held, depth, "object {k}");
-                assert!(held < 10, "a full chain is no base");
-            }
-        }
-        // The next chunk's first object continues from the carried window.
-        let (second, _) = search(6..12, Some(carry));
-        let found = second[0].found.as_ref().expect("a delta");
-        assert_eq!(found.base, 5);
+    /// A tail object whose body the test never expects to be read.
+    fn no_fetch(at: u32) -> Result<Vec<u8>, ()> {
+        panic!("object {at}'s body was in the tail")
     }
 
     #[test]
-    fn fixed_objects_are_bases_only_and_pieces_without_a_search_build_nothing() {
+    fn the_next_chunk_starts_from_the_tail_with_true_depths() {
+        let bodies = versions(12);
+        let mut objects = objects(12);
+        for (o, body) in objects.iter_mut().zip(&bodies) {
+            o.size = body.len() as u64;
+        }
+        let search =
+            |range: Range<usize>, tail, fetch: &(dyn Fn(u32) -> Result<Vec<u8>, ()> + Sync)| {
+                let chunk = ChunkSearch {
+                    objects: &objects[range.clone()],
+                    pieces: vec![0..2, 2..range.len()],
+                    opts: opts(3, 10),
+                    outside: &[],
+                };
+                chunk
+                    .run::<_, ()>(tail, |k| Ok(bodies[range.start + k].clone()), fetch)
+                    .expect("infallible")
+            };
+        let (first, tail) = search(0..6, Tail::empty(), &no_fetch);
+        let ats: Vec<u32> = tail.entries.iter().map(|e| e.at).collect();
+        assert_eq!(ats, [3, 4, 5]);
+        for entry in &tail.entries {
+            let written = first[entry.at as usize]
+                .found
+                .as_ref()
+                .map_or(0, |f| f.depth);
+            assert_eq!(entry.depth, written, "object {}", entry.at);
+            assert!(entry.body.is_some(), "the pass still held it");
+        }
+        // The next chunk's first object finds the object before it.
+        let chains: Vec<u32> = first
+            .iter()
+            .map(|s| s.found.as_ref().map_or(0, |f| f.depth))
+            .collect();
+        let (second, _) = search(6..12, tail, &no_fetch);
+        let found = second[0].found.as_ref().expect("a delta");
+        assert_eq!(found.base, 5);
+        // A resumed run starts from the same tail, its bodies read again.
+        let before = (0..6u32).map(|at| (at, ObjectKind::Blob));
+        let read = |at: u32| Ok(bodies[at as usize].clone());
+        let depth = |at: u32| Some(chains[at as usize]);
+        let len = |_, body: &Vec<u8>| body.len() as u64;
+        let Ok(written) = Tail::of_written(before, opts(3, 10), depth, read, len) else {
+            panic!("every chain is known");
+        };
+        let (resumed, _) = search(6..12, written, &read);
+        let choices = |out: &[Searched]| -> Vec<Option<(u32, u32)>> {
+            out.iter()
+                .map(|s| s.found.as_ref().map(|f| (f.base, f.depth)))
+                .collect()
+        };
+        assert_eq!(choices(&resumed), choices(&second));
+    }
+
+    #[test]
+    fn fixed_objects_are_bases_only_and_pieces_without_a_search_read_nothing() {
         let bodies = versions(6);
         let mut objects = objects(6);
+        for (o, body) in objects.iter_mut().zip(&bodies) {
+            o.size = body.len() as u64;
+        }
         for o in &mut objects[..3] {
             o.fixed = Some(0);
         }
@@ -614,25 +737,25 @@ mod tests {
             opts: opts(10, 50),
             outside: &[],
         };
-        let (out, carry) = chunk
-            .run::<_, ()>(None, |k| Ok(bodies[k].clone()))
+        let (out, _) = chunk
+            .run::<_, ()>(Tail::empty(), |k| Ok(bodies[k].clone()), no_fetch)
             .expect("infallible");
         assert!(out[..3].iter().all(|s| s.found.is_none()));
         assert_eq!(out[3].found.as_ref().map(|f| f.base), Some(2));
         // 3 was pushed, then its base 2 moved in front of it.
         assert_eq!(out[4].source_distance, Some(1));
-        assert!(carry.is_some());
-        // Only fixed objects: no window at all.
+        // Only fixed objects: nothing searched, their bodies not even read.
         let chunk = ChunkSearch {
             objects: &objects[..3],
             pieces: std::iter::once(0..3).collect(),
             opts: opts(10, 50),
             outside: &[],
         };
-        let (_, carry) = chunk
-            .run::<_, ()>(None, |k| Ok(bodies[k].clone()))
-            .expect("infallible");
-        assert!(carry.is_none());
+        let (out, tail) = chunk
+            .run::<_, ()>(Tail::empty(), |_| Err(()), no_fetch)
+            .expect("nothing read");
+        assert!(out.iter().all(|s| s.found.is_none()));
+        assert_eq!(tail.entries.len(), 3);
     }
 
     #[test]
@@ -660,7 +783,7 @@ mod tests {
             outside: &outside,
         };
         let (out, _) = search
-            .run::<_, ()>(None, |k| Ok(bodies[k + 1].clone()))
+            .run::<_, ()>(Tail::empty(), |k| Ok(bodies[k + 1].clone()), no_fetch)
             .expect("infallible");
         // The first has nothing in its window: it keeps the outside delta,
         // one past the outside chain.

@@ -2,14 +2,16 @@
 //!
 //! Identity of two conversions means: the same map (`map --export`), the
 //! same refs (names, values, peeled values, HEAD) and the same object set;
-//! the pack's bytes are not compared here (`finish.rs` checks them where
-//! they must not differ).
+//! the pack's bytes are compared where a test asks for them
+//! ([`Artifacts`]: the pack's name, which is its checksum, the bitmap, the
+//! commit-graph).
 //! Kill points come from the test hook `GIT_REHASH_TEST_KILL_AT` (the
 //! process aborts, as with SIGKILL, at the n-th checkpointable step: inside
 //! a pack, between a pack's rename and its journal commit, inside the
 //! SQLite transaction, after it, in the finish step, between refs and
 //! publish, after publish) and from real signals at pseudo-random times.
 
+mod closed_map;
 mod finish;
 mod incremental;
 mod kill_points;
@@ -29,6 +31,9 @@ use crate::support::scratch::scratch_dir;
 const SEGMENT_OBJECTS: &str = "5";
 /// Objects per checkpointed batch of the scan: many batches too.
 const SCAN_BATCH_OBJECTS: &str = "7";
+/// Objects per parallel chunk of the write passes: many chunks, so that a
+/// resumed run restarts in the middle of a pass.
+const CHUNK_OBJECTS: &str = "6";
 
 /// A fast-import stream of `n` commits on `branch` (numbered from
 /// `start`), touching a few files each, then an annotated tag on the tip.
@@ -116,7 +121,8 @@ fn convert_cmd_with_summary(source: &Path, dest: &Path) -> Command {
         .arg(dest)
         .args(["--jobs", "2"])
         .env("GIT_REHASH_TEST_SEGMENT_OBJECTS", SEGMENT_OBJECTS)
-        .env("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS", SCAN_BATCH_OBJECTS);
+        .env("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS", SCAN_BATCH_OBJECTS)
+        .env("GIT_REHASH_TEST_CHUNK_OBJECTS", CHUNK_OBJECTS);
     cmd
 }
 
@@ -169,13 +175,62 @@ fn assert_sound(dest: &Path, reference: &Snapshot, what: &str) {
 /// The snapshot of an uninterrupted conversion of `source`, which is in
 /// the other object format.
 fn reference(source: &Path, label: &str) -> Snapshot {
+    reference_with_artifacts(source, label).0
+}
+
+/// What must be byte for byte the same between a run resumed after any
+/// interruptions and an uninterrupted one: the pack (its name is its
+/// checksum), its reachability bitmap and the commit-graph.
+#[derive(Debug, PartialEq, Eq)]
+struct Artifacts {
+    packs: Vec<String>,
+    bitmap: Vec<u8>,
+    commit_graph: Vec<u8>,
+}
+
+fn artifacts(dest: &Path) -> Artifacts {
+    let pack_dir = dest.join("objects/pack");
+    let names = dir_names(&pack_dir);
+    let packs: Vec<String> = names
+        .iter()
+        .filter(|n| n.ends_with(".pack"))
+        .cloned()
+        .collect();
+    let bitmap = names
+        .iter()
+        .filter(|n| n.ends_with(".bitmap"))
+        .flat_map(|n| std::fs::read(pack_dir.join(n)).unwrap())
+        .collect();
+    Artifacts {
+        packs,
+        bitmap,
+        commit_graph: std::fs::read(dest.join("objects/info/commit-graph")).unwrap_or_default(),
+    }
+}
+
+fn assert_identical_artifacts(dest: &Path, reference: &Artifacts, what: &str) {
+    let got = artifacts(dest);
+    assert_eq!(got.packs, reference.packs, "{what}: another pack");
+    assert!(got.bitmap == reference.bitmap, "{what}: another bitmap");
+    assert!(
+        got.commit_graph == reference.commit_graph,
+        "{what}: another commit-graph"
+    );
+}
+
+/// The snapshot and artifacts of SOURCE's uninterrupted conversion.
+fn reference_with_artifacts(source: &Path, label: &str) -> (Snapshot, Artifacts) {
     let dest = scratch_dir(label).join("ref.git");
     run_ok(&mut convert_cmd(source, &dest));
+    let artifacts = artifacts(&dest);
+    assert_eq!(artifacts.packs.len(), 1, "one pack");
+    assert!(!artifacts.bitmap.is_empty(), "a bitmap");
+    assert!(!artifacts.commit_graph.is_empty(), "a commit-graph");
     let converted = snapshot(&dest);
     let from = git(source, &["rev-parse", "--show-object-format"]);
     let to = if from == "sha1" { "sha256" } else { "sha1" };
     assert_eq!(converted.format, to, "{from} converts to {to}");
-    converted
+    (converted, artifacts)
 }
 
 /// A fresh source, the snapshot of its uninterrupted conversion, and a

@@ -3,12 +3,18 @@
 
 use std::process::Command;
 
-use super::{assert_sound, convert_cmd, source_reference_and_dest};
+use super::{
+    assert_identical_artifacts, assert_sound, convert_cmd, make_source, reference_with_artifacts,
+    source_reference_and_dest,
+};
 use crate::support::rehash::run_ok;
+use crate::support::scratch::scratch_dir;
 
 #[test]
 fn real_sigkill_at_pseudo_random_times() {
-    let (source, expected, dest) = source_reference_and_dest("sigkill");
+    let source = make_source("sigkill");
+    let (expected, artifacts) = reference_with_artifacts(&source, "sigkill-ref");
+    let dest = scratch_dir("sigkill-run").join("dest.git");
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut kills = 0;
     loop {
@@ -35,6 +41,7 @@ fn real_sigkill_at_pseudo_random_times() {
         }
     }
     assert_sound(&dest, &expected, "after SIGKILLs");
+    assert_identical_artifacts(&dest, &artifacts, "after SIGKILLs");
 }
 
 #[test]
