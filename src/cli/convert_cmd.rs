@@ -20,10 +20,11 @@ use git_rehash::refs::{RefPattern, RefSelection, RefStorage};
 
 #[derive(Debug, Args)]
 pub struct ConvertArgs {
-    /// The SHA-1 repository to convert (bare, or a work tree). Never written.
+    /// The repository to convert, SHA-1 or SHA-256 (bare, or a work tree).
+    /// Never written.
     source: PathBuf,
-    /// The SHA-256 repository (bare) to create, or to resume / update when
-    /// an earlier `convert` of the same SOURCE made it.
+    /// The repository (bare) to create in the other hash, or to resume /
+    /// update when an earlier `convert` of the same SOURCE made it.
     dest: PathBuf,
     /// Refuse commit header fields git 2.47 does not know (as git does),
     /// instead of copying them verbatim.

@@ -14,18 +14,20 @@ use super::exit_class::ExitClass;
 
 /// `git-rehash --help`'s description, and the manual's.
 pub const LONG_ABOUT: &str = "\
-Convert Git repositories from SHA-1 to SHA-256 object names.
+Convert Git repositories between SHA-1 and SHA-256 object names.
 
-`git-rehash convert SOURCE DEST` reads the SHA-1 repository SOURCE without \
-ever writing to it, checks every object's SHA-1 with collision detection, \
-translates trees, commits and tags as git's hash-transition rules define it, \
-and writes DEST, a bare SHA-256 repository with one pack, its bitmap and \
-commit-graph, and the SHA-1 <-> SHA-256 map of every object in \
+`git-rehash convert SOURCE DEST` reads SOURCE without ever writing to it, \
+checks every object's name as it reads it (SHA-1 with collision \
+detection), translates trees, commits and tags as git's hash-transition \
+rules define it, and writes DEST, a bare repository in the other hash \
+(SHA-256 from a SHA-1 SOURCE, SHA-1 from a SHA-256 one) with one pack, its \
+bitmap and commit-graph, and the SHA-1 <-> SHA-256 map of every object in \
 DEST/rehash/map.sqlite. A run that is interrupted or killed resumes when \
 the same command runs again; a run on a finished DEST converts what SOURCE \
-gained since. `export-sha1` writes DEST's new history back into a SHA-1 \
-mirror, `verify` checks a conversion, `map` and `translate-text` answer \
-with the map, `repack` folds the packs of incremental runs into one.";
+gained since. `export-sha1` writes a SHA-256 DEST's new history back into \
+a SHA-1 mirror, `verify` checks a conversion, `attest` signs a statement \
+of it, `map` and `translate-text` answer with the map, `repack` folds the \
+packs of incremental runs into one.";
 
 /// The exit status table `--help` ends with.
 pub fn exit_status_help() -> String {
@@ -206,7 +208,7 @@ fn files(page: &mut Roff) {
 
 fn examples(page: &mut Roff) {
     page.control("SH", ["EXAMPLES"]);
-    let examples: [(&str, &str); 8] = [
+    let examples: [(&str, &str); 9] = [
         (
             "Convert, then check the result against SOURCE:",
             "git-rehash convert /srv/git/app.git /srv/git-sha256/app.git\n\
@@ -235,6 +237,10 @@ fn examples(page: &mut Roff) {
             "Look names up, and rewrite SHA-1 ids in release notes:",
             "git-rehash map --repo DEST 1a2b3c4d\n\
              git-rehash translate-text --repo DEST < notes.md > notes-sha256.md",
+        ),
+        (
+            "A SHA-256 repository into SHA-1, for a host that serves SHA-1 only:",
+            "git-rehash convert /srv/git-sha256/tool.git /srv/git-sha1/tool.git",
         ),
         (
             "Keep a SHA-1 mirror in line with the SHA-256 repository:",

@@ -29,7 +29,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use exit_class::ExitClass;
 
-/// Convert Git repositories from SHA-1 to SHA-256 object names.
+/// Convert Git repositories between SHA-1 and SHA-256 object names.
 #[derive(Debug, Parser)]
 #[command(
     name = "git-rehash",
@@ -45,11 +45,13 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Convert a SHA-1 repository into a new SHA-256 repository.
+    /// Convert a SHA-1 repository into a new SHA-256 one, or a SHA-256
+    /// repository into a new SHA-1 one.
     Convert(convert_cmd::ConvertArgs),
     /// Query or export the SHA-1 <-> SHA-256 map of a converted repository.
     Map(map_cmd::MapArgs),
-    /// Rewrite the SHA-1 commit and tag names in a text (stdin to stdout).
+    /// Rewrite SOURCE's commit and tag names in a text into DEST's (stdin
+    /// to stdout).
     TranslateText(translate_text_cmd::TranslateTextArgs),
     /// Fold the packs of a converted repository (one per incremental run)
     /// into one, and write its commit-graph and bitmap again.
@@ -59,7 +61,7 @@ enum Command {
     #[command(name = "export-sha1")]
     ExportSha1(export_cmd::ExportArgs),
     /// Check a conversion: object names, the map (by translating back to
-    /// SHA-1), and refs (against SOURCE when given).
+    /// SOURCE's hash), and refs (against SOURCE when given).
     Verify(verify_cmd::VerifyArgs),
     /// Sign a statement of a conversion (refs, map, pack) into it, as the
     /// tag refs/rehash/attestation.
