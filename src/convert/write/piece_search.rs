@@ -563,16 +563,6 @@ mod tests {
             .collect()
     }
 
-    fn opts(window: usize, depth: u32) -> WindowOptions {
-        WindowOptions {
-            window,
-            depth,
-            memory: usize::MAX,
-            id_len: 32,
-            tries: Tries::Every,
-        }
-    }
-
     fn objects(n: usize) -> Vec<Searchable> {
         (0..n as u32)
             .map(|at| Searchable {
@@ -630,8 +620,8 @@ mod tests {
     #[test]
     fn later_pieces_start_warm_and_the_thread_count_does_not_matter() {
         let bodies = versions(40);
-        let one = search(&bodies, 8, opts(4, 50), 1);
-        assert_eq!(one, search(&bodies, 8, opts(4, 50), 3));
+        let one = search(&bodies, 8, WindowOptions::unbounded(4, 50), 1);
+        assert_eq!(one, search(&bodies, 8, WindowOptions::unbounded(4, 50), 3));
         // The first object of every piece but the first finds its base in
         // the piece before: the window did not start empty.
         for start in (8..40).step_by(8) {
@@ -651,13 +641,16 @@ mod tests {
         let bodies = versions(6);
         let expected = vec![None, Some((0, 1)), None, Some((2, 1)), None, Some((4, 1))];
         for threads in [1, 3] {
-            assert_eq!(search(&bodies, 2, opts(1, 1), threads), expected);
+            assert_eq!(
+                search(&bodies, 2, WindowOptions::unbounded(1, 1), threads),
+                expected
+            );
         }
         // With a window of 2, the search again reaches past the object at
         // the limit: 2 becomes a delta of 0.
-        let wider = search(&bodies, 2, opts(2, 1), 1);
+        let wider = search(&bodies, 2, WindowOptions::unbounded(2, 1), 1);
         assert_eq!(wider[2], Some((0, 1)));
-        assert_eq!(wider, search(&bodies, 2, opts(2, 1), 3));
+        assert_eq!(wider, search(&bodies, 2, WindowOptions::unbounded(2, 1), 3));
     }
 
     /// A tail object whose body the test never expects to be read.
@@ -677,7 +670,7 @@ mod tests {
                 let chunk = ChunkSearch {
                     objects: &objects[range.clone()],
                     pieces: vec![0..2, 2..range.len()],
-                    opts: opts(3, 10),
+                    opts: WindowOptions::unbounded(3, 10),
                     outside: &[],
                 };
                 chunk
@@ -708,7 +701,9 @@ mod tests {
         let read = |at: u32| Ok(bodies[at as usize].clone());
         let depth = |at: u32| Some(chains[at as usize]);
         let len = |_, body: &Vec<u8>| body.len() as u64;
-        let Ok(written) = Tail::of_written(before, opts(3, 10), depth, read, len) else {
+        let Ok(written) =
+            Tail::of_written(before, WindowOptions::unbounded(3, 10), depth, read, len)
+        else {
             panic!("every chain is known");
         };
         let (resumed, _) = search(6..12, written, &read);
@@ -734,7 +729,7 @@ mod tests {
         let chunk = ChunkSearch {
             objects: &objects,
             pieces: vec![0..3, 3..6],
-            opts: opts(10, 50),
+            opts: WindowOptions::unbounded(10, 50),
             outside: &[],
         };
         let (out, _) = chunk
@@ -748,7 +743,7 @@ mod tests {
         let chunk = ChunkSearch {
             objects: &objects[..3],
             pieces: std::iter::once(0..3).collect(),
-            opts: opts(10, 50),
+            opts: WindowOptions::unbounded(10, 50),
             outside: &[],
         };
         let (out, tail) = chunk
@@ -779,7 +774,7 @@ mod tests {
         let search = ChunkSearch {
             objects,
             pieces: std::iter::once(0..3).collect(),
-            opts: opts(10, 50),
+            opts: WindowOptions::unbounded(10, 50),
             outside: &outside,
         };
         let (out, _) = search

@@ -44,6 +44,22 @@ pub struct WindowOptions {
     pub tries: Tries,
 }
 
+#[cfg(test)]
+impl WindowOptions {
+    /// A window of `window` objects and chains of `depth`, without a
+    /// memory limit, every candidate tried (SHA-256 names): what the
+    /// searches' unit tests run under.
+    pub(crate) fn unbounded(window: usize, depth: u32) -> Self {
+        WindowOptions {
+            window,
+            depth,
+            memory: usize::MAX,
+            id_len: 32,
+            tries: Tries::Every,
+        }
+    }
+}
+
 /// Which candidates of the window a target is diffed against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tries {
@@ -565,7 +581,7 @@ mod tests {
         let mut deltas = vec![None; bodies.len()];
         let choices = search::<()>(
             &objects,
-            unbounded(window, depth),
+            WindowOptions::unbounded(window, depth),
             |i| Ok(bodies[i as usize].clone()),
             |i, base, delta| {
                 delta_bytes += delta.len();
@@ -671,7 +687,7 @@ mod tests {
                     newest: 2,
                     resembling,
                 },
-                ..unbounded(64, 50)
+                ..WindowOptions::unbounded(64, 50)
             });
             window.push(0, 0, old.clone(), None);
             for i in 1..=30 {
@@ -686,17 +702,6 @@ mod tests {
         assert_eq!(out, new);
         // Without the ranked tries, the two newest give nothing.
         assert!(filled(0).find(&new, None).is_none());
-    }
-
-    /// Window options without a memory limit.
-    fn unbounded(window: usize, depth: u32) -> WindowOptions {
-        WindowOptions {
-            window,
-            depth,
-            memory: usize::MAX,
-            id_len: 32,
-            tries: Tries::Every,
-        }
     }
 
     /// Versions of one large file (over [`SIDE_BY_SIDE_MIN`]), each one to
@@ -758,7 +763,7 @@ mod tests {
         ] {
             let opts = WindowOptions {
                 tries,
-                ..unbounded(12, 3)
+                ..WindowOptions::unbounded(12, 3)
             };
             let alone = search_on(1, &bodies, opts);
             assert_eq!(search_on(3, &bodies, opts), alone, "{tries:?}");
@@ -784,7 +789,7 @@ mod tests {
         let filled = |tries, near_is_newest: bool| {
             let mut window = Window::new(WindowOptions {
                 tries,
-                ..unbounded(64, 50)
+                ..WindowOptions::unbounded(64, 50)
             });
             window.push(0, 0, target.clone(), None);
             if !near_is_newest {
@@ -842,7 +847,7 @@ mod tests {
             v[part..part + 500].copy_from_slice(&noise(100 + i as u64, 500));
             v
         };
-        let opts = unbounded(2, 50);
+        let opts = WindowOptions::unbounded(2, 50);
         let mut window = Window::new(opts);
         window.push(0, 0, base.clone(), None);
         for i in 1..8u32 {
@@ -870,7 +875,7 @@ mod tests {
 
     #[test]
     fn an_object_at_full_depth_is_not_kept() {
-        let opts = unbounded(10, 1);
+        let opts = WindowOptions::unbounded(10, 1);
         let base = noise(7, 2000);
         let mut target = base.clone();
         target.extend_from_slice(b"one more line at the end of the file\n");
@@ -888,7 +893,7 @@ mod tests {
 
     #[test]
     fn an_equal_delta_wins_only_with_a_shorter_chain() {
-        let opts = unbounded(10, 50);
+        let opts = WindowOptions::unbounded(10, 50);
         let base = noise(3, 3000);
         let mut target = base.clone();
         target[1500..1600].copy_from_slice(&noise(4, 100));
