@@ -248,18 +248,6 @@ impl Checker<'_> {
         // give DEST's body back, the object is one of those exceptions
         // (e.g. a tag whose signature lacks its final LF): only SOURCE can
         // tell whether the map row is right.
-        let mut again = Vec::new();
-        let round_trips = translate_object(
-            kind,
-            &source_body,
-            direction.source(),
-            direction.dest(),
-            &other,
-            opts,
-            &mut again,
-        )
-        .is_ok()
-            && again == body;
         match self.source {
             Some(source) => {
                 let dest = Dest {
@@ -270,7 +258,7 @@ impl Checker<'_> {
                 };
                 self.check_against_source(source, dest, mapped)
             }
-            None if !round_trips => {
+            None if !self.translates_forward_to(kind, &source_body, opts, body) => {
                 sink.irreversible
                     .lock()
                     .expect("no panics while locked")
@@ -307,6 +295,31 @@ impl Checker<'_> {
         }
     }
 
+    /// Whether `source_body`, a SOURCE object of `kind`, translates forward
+    /// (SOURCE's hash to DEST's) to exactly `dest_body`.
+    fn translates_forward_to(
+        &self,
+        kind: ObjectKind,
+        source_body: &[u8],
+        opts: TranslateOptions,
+        dest_body: &[u8],
+    ) -> bool {
+        let direction = self.direction();
+        let other = |id: &ObjectId| self.index.other_name(id);
+        let mut translated = Vec::new();
+        translate_object(
+            kind,
+            source_body,
+            direction.source(),
+            direction.dest(),
+            &other,
+            opts,
+            &mut translated,
+        )
+        .is_ok()
+            && translated == dest_body
+    }
+
     /// Translates SOURCE's object `mapped` forward and compares with DEST's body.
     fn check_against_source(&self, source: &SourceObjects, dest: Dest<'_>, mapped: ObjectId) {
         let Dest {
@@ -324,21 +337,9 @@ impl Checker<'_> {
         let Some((source_kind, source_body)) = source.read(&mapped) else {
             return self.sink.report(mismatch());
         };
-        let other = |id: &ObjectId| self.index.other_name(id);
-        let mut translated = Vec::new();
         let ok = source_kind == kind
             && object_id(direction.source(), kind, &source_body).ok() == Some(mapped)
-            && translate_object(
-                kind,
-                &source_body,
-                direction.source(),
-                direction.dest(),
-                &other,
-                opts,
-                &mut translated,
-            )
-            .is_ok()
-            && translated == body;
+            && self.translates_forward_to(kind, &source_body, opts, body);
         if ok {
             self.sink
                 .irreversible
