@@ -6,6 +6,8 @@
 pub const START: &str = "start";
 /// After each batch of the scan is checkpointed.
 pub const SCAN_BATCH: &str = "scan-batch";
+/// After what batches still going on recorded so far is checkpointed.
+pub const SCAN_PART: &str = "scan-part";
 /// After each object appended to an unfinished pack.
 pub const OBJECT: &str = "object";
 /// A segment's pack is renamed into place; its rows are not committed.

@@ -11,7 +11,9 @@
 //! while it is busy. `GIT_REHASH_TEST_SEGMENT_OBJECTS=<n>` fixes the number
 //! of objects per segment (normally sized to a few seconds of work);
 //! `GIT_REHASH_TEST_SCAN_BATCH_OBJECTS=<n>` the objects per checkpointed
-//! batch of the scan (normally about a second of work).
+//! batch of the scan (normally about a second of work), and
+//! `GIT_REHASH_TEST_SCAN_FLUSH_OBJECTS=<n>` makes what a batch still going
+//! on recorded durable every n objects (normally every second).
 //! These variables are for tests; they never change the result of a run.
 //! `GIT_REHASH_TEST_CHUNK_OBJECTS=<n>` caps the objects per parallel chunk
 //! of the write passes, so that a tiny repository is written in many
@@ -33,6 +35,7 @@ pub struct StopPoints {
     pause: Option<Duration>,
     pub segment_objects: Option<u32>,
     pub scan_batch_objects: Option<u32>,
+    pub scan_flush_objects: Option<u32>,
     pub chunk_objects: Option<usize>,
 }
 
@@ -54,6 +57,9 @@ impl StopPoints {
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0),
             scan_batch_objects: var("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS")
+                .and_then(|n| n.parse().ok())
+                .filter(|&n| n > 0),
+            scan_flush_objects: var("GIT_REHASH_TEST_SCAN_FLUSH_OBJECTS")
                 .and_then(|n| n.parse().ok())
                 .filter(|&n| n > 0),
             chunk_objects: var("GIT_REHASH_TEST_CHUNK_OBJECTS")

@@ -12,6 +12,7 @@
 //! inflated once), recording only the new ones.
 
 pub mod checkpoint;
+mod flush_clock;
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +25,7 @@ use crate::convert::error::ConvertError;
 use crate::convert::error::CorruptInput;
 use crate::convert::phase;
 use crate::convert::scan::checkpoint::{Named, ScanCheckpoint, ScanRecords};
+use crate::convert::scan::flush_clock::FlushClock;
 use crate::convert::source_objects::inventory::Inventory;
 use crate::convert::source_objects::read_cache;
 use crate::convert::source_objects::table::{Location, ObjectTable, well_known_pair};
@@ -143,10 +145,28 @@ impl Batches<'_> {
     /// A batch that found missing objects is not checkpointed: the run is
     /// refused anyway, and a later one must find them again.
     fn finish(&mut self, sink: &Sink) -> Result<(), ConvertError> {
-        let (mut records, missing, scanned) = sink.take_parts();
+        self.take_in(std::slice::from_ref(sink), phase::SCAN_BATCH)
+    }
+
+    /// Makes durable what `sinks` recorded so far, their batches still
+    /// going on (`flush_clock.rs`); the batches' ends take the rest.
+    fn flush_partial(&mut self, sinks: &[Sink]) -> Result<(), ConvertError> {
+        self.take_in(sinks, phase::SCAN_PART)
+    }
+
+    /// Takes what `sinks` recorded into the checkpoint (then kill point
+    /// `kill_at`) and the totals.
+    fn take_in(&mut self, sinks: &[Sink], kill_at: &str) -> Result<(), ConvertError> {
+        let (mut records, mut missing, mut scanned) = (ScanRecords::default(), Vec::new(), 0);
+        for sink in sinks {
+            let (r, m, s) = sink.take_parts();
+            records.extend(r);
+            missing.extend(m);
+            scanned += s;
+        }
         if missing.is_empty() && !records.named.is_empty() {
             self.checkpoint.append(&records)?;
-            self.hooks.kill_point(phase::SCAN_BATCH);
+            self.hooks.kill_point(kill_at);
         }
         // The name notes are in the table already (noted as each tree was
         // read) and durable in the checkpoint: nothing reads them from the
@@ -395,7 +415,9 @@ impl PackScan<'_> {
             })
             .collect();
         let sinks: Vec<Sink> = (0..plan.batch_count()).map(|_| Sink::default()).collect();
+        let clock = FlushClock::new(batches.hooks.scan_flush_objects);
         let finisher = Mutex::new(batches);
+        let lock = || finisher.lock().expect("no panics while holding the lock");
         pack.traverse_batches(
             &plan,
             &todo,
@@ -417,14 +439,13 @@ impl PackScan<'_> {
                 let sink = &sinks[plan.batch_of(index)];
                 self.scanner.take(sink, at, kind, body, base, || {
                     pack_path.display().to_string()
-                })
+                })?;
+                match clock.claim() {
+                    true => lock().flush_partial(&sinks),
+                    false => Ok(()),
+                }
             },
-            &|b| {
-                finisher
-                    .lock()
-                    .expect("no panics while holding the lock")
-                    .finish(&sinks[b])
-            },
+            &|b| lock().finish(&sinks[b]),
         )?;
         Ok(())
     }

@@ -16,6 +16,7 @@ mod finish;
 mod incremental;
 mod kill_points;
 mod reverse;
+mod scan_within_a_batch;
 mod signals;
 
 use std::collections::BTreeMap;
