@@ -62,10 +62,7 @@ mod tests {
     fn the_test_cadence_claims_every_nth_object_once() {
         let clock = FlushClock::new(Some(3));
         let claims: Vec<bool> = (0..7).map(|_| clock.claim()).collect();
-        assert_eq!(
-            claims,
-            [false, false, true, false, false, true, false]
-        );
+        assert_eq!(claims, [false, false, true, false, false, true, false]);
     }
 
     #[test]
