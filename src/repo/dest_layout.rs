@@ -93,6 +93,12 @@ pub fn scan_checkpoint(dest: &Path) -> PathBuf {
     rehash_dir(dest).join("scan-checkpoint")
 }
 
+/// `rehash/search-record`: the delta search's choices for the blob
+/// pass's last chunks, for a resumed run.
+pub fn search_record(dest: &Path) -> PathBuf {
+    rehash_dir(dest).join("search-record")
+}
+
 /// `rehash/reach-records`: what each object the map pass translated
 /// reaches, kept until the bitmap and the commit-graph are written.
 pub fn reach_records(dest: &Path) -> PathBuf {

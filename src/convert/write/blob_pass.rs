@@ -32,10 +32,12 @@ use crate::convert::source_objects::table::{Location, ObjectTable};
 use crate::convert::write::delta_policy::{DeltaOptions, git_order, pieces, source_position};
 use crate::convert::write::pass::Pass;
 use crate::convert::write::piece_search::{ChunkSearch, Searchable, Searched, SharedBody};
+use crate::convert::write::search_record::{self, Choice, SearchRecord};
 use crate::convert::write::search_tail::Tail;
 use crate::object::ObjectKind;
 use crate::pack::{EntryKind, PackError};
 use crate::pipeline::chunking::{chunks_within, restart_at};
+use crate::repo::dest_layout;
 use crate::zlib::deflate;
 
 /// A parallel chunk ends at this many blobs, or once its blobs' bodies
@@ -98,14 +100,26 @@ pub fn blob_pass(
         read_cache::read(inventory, table, at, &mut body)?;
         Ok(SharedBody::from(body))
     };
-    // Prepares a chunk, its search starting from `tail`, the blobs before
-    // it; returns the next chunk's tail too.
-    let prepare = |chunk: &[u32], tail: BlobTail| -> Result<Ready<'_>, ConvertError> {
+    // The choices of the last chunks searched, for a resumed run; not
+    // kept for the candidate log, which wants every window's distances.
+    let record = (deltas.searching() && pass.log.is_none()).then(|| {
+        let options = format!("{deltas:?} {:?}", deltas.window_options());
+        let plan = search_record::fingerprint(chunks.iter().copied(), &options);
+        SearchRecord::open(&dest_layout::search_record(pass.dest), plan)
+    });
+    // Blobs an interrupted run wrote are prepared only as far as the
+    // window of those after them needs: their payloads are not made.
+    let new = |&at: &u32| !table.is_carried(at);
+    // Prepares chunk `k`, its search starting from `tail`, the blobs
+    // before it; returns the next chunk's tail too.
+    let prepare = |k: usize, tail: BlobTail| -> Result<Ready<'_>, ConvertError> {
+        let chunk = chunks[k];
         // With a search, every blob of the chunk, cut into pieces.
         let split = if deltas.searching() { 0 } else { chunk.len() };
         let (plain, searched) = chunk.split_at(split);
         let mut prepared: Vec<Prepared<'_>> = plain
             .par_iter()
+            .filter(|at| new(at))
             .map(|&at| payload(pass, at, true))
             .collect::<Result<_, _>>()?;
         let objects: Vec<Searchable> = searched
@@ -126,16 +140,29 @@ pub fn blob_pass(
             opts: deltas.window_options(),
             outside: &[],
         };
-        let (found, tail) = search.run(tail, |k| read(searched[k]), read)?;
+        let body = |j: usize| read(searched[j]);
+        let recorded = record.as_ref().and_then(|r| r.choices(k as u32));
+        let replayed = match &recorded {
+            Some(choices) => search.replay(choices, |j| new(&searched[j]), body, read)?,
+            None => None,
+        };
+        let (found, tail) = match (replayed, recorded) {
+            (Some(found), Some(choices)) => (found, search.tail_after(tail, &choices)),
+            _ => {
+                let (found, tail) = search.run(tail, body, read)?;
+                if let Some(record) = &record {
+                    record.record(k as u32, choices(&found))?;
+                }
+                (found, tail)
+            }
+        };
         let found: Vec<Prepared<'_>> = searched
             .par_iter()
             .zip(found)
+            .filter(|(at, _)| new(at))
             .map(|(&at, searched)| searched_payload(pass, at, searched))
             .collect::<Result<_, _>>()?;
         prepared.extend(found);
-        // Blobs an interrupted run wrote were prepared again only for the
-        // window of those after them.
-        prepared.retain(|&(at, ..)| !table.is_carried(at));
         Ok((prepared, tail))
     };
     // A pipeline of two: chunk k is appended (sequential: the pack stream
@@ -152,13 +179,19 @@ pub fn blob_pass(
         }
         false => Tail::empty(),
     };
-    let mut ready = chunks.get(start).map(|c| prepare(c, tail)).transpose()?;
+    let mut ready = (start < chunks.len())
+        .then(|| prepare(start, tail))
+        .transpose()?;
     for k in start..chunks.len() {
         let (payloads, tail) = ready.take().expect("prepared before its turn");
         let appended_now = payloads.len() as u64;
         let (appended, next) = rayon::join(
             || append(pack, payloads),
-            || chunks.get(k + 1).map(|c| prepare(c, tail)).transpose(),
+            || {
+                (k + 1 < chunks.len())
+                    .then(|| prepare(k + 1, tail))
+                    .transpose()
+            },
         );
         copied += appended?;
         ready = next?;
@@ -166,6 +199,17 @@ pub fn blob_pass(
         pack.checkpoint()?;
     }
     Ok(copied)
+}
+
+/// What a chunk's search chose for each blob, for the search record.
+fn choices(found: &[Searched]) -> Vec<Choice> {
+    found
+        .iter()
+        .map(|searched| Choice {
+            base: searched.found.as_ref().map(|f| f.base),
+            depth: searched.found.as_ref().map_or(0, |f| f.depth),
+        })
+        .collect()
 }
 
 /// A blob ready to append: table index, size, what goes into the pack.

@@ -10,6 +10,7 @@ pub mod map_pass;
 pub mod output_depths;
 pub mod pass;
 pub mod piece_search;
+pub mod search_record;
 pub mod search_tail;
 pub mod tree_translation;
 
@@ -150,6 +151,8 @@ pub fn write_objects(
     if let Some(log) = log {
         log.finish()?;
     }
+    // Every segment is durable: no run restarts a chunk of these passes.
+    search_record::remove(&dest_layout::search_record(dest))?;
     progress.finish();
     Ok((written, journal.into_map(), map_run))
 }

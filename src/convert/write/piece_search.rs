@@ -22,9 +22,10 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
+use super::search_record::Choice;
 use super::search_tail::{Held, Tail, TailEntry};
 use crate::object::ObjectKind;
-use crate::pack::{Found, Sketch, Tries, Window, WindowOptions};
+use crate::pack::{DeltaIndex, Found, Sketch, Tries, Window, WindowOptions};
 
 /// Objects of a piece read (and sketched) ahead of the search at once, on
 /// the thread pool, and the most bytes of bodies that may take.
@@ -230,6 +231,73 @@ impl ChunkSearch<'_> {
             .collect();
         let next = tail.followed_by(chunk, self.opts);
         Ok((out, next))
+    }
+
+    /// What [`ChunkSearch::run`] finds, made from the choices a search of
+    /// this chunk made before (`search_record.rs`) rather than by searching:
+    /// each object `wanted` whose choice is a delta is diffed against that
+    /// base alone (the delta a search finds does not depend on the limit
+    /// it was found under); the others get nothing, as if stored whole.
+    /// `None` when the choices are not this chunk's (another count, a
+    /// base that does not diff): the caller searches.
+    pub fn replay<B, E>(
+        &self,
+        choices: &[Choice],
+        wanted: impl Fn(usize) -> bool + Sync,
+        body: impl Fn(usize) -> Result<B, E> + Sync,
+        fetch: impl Fn(u32) -> Result<B, E> + Sync,
+    ) -> Result<Option<Vec<Searched>>, E>
+    where
+        B: AsRef<[u8]> + Send + Sync,
+        E: Send,
+    {
+        if choices.len() != self.objects.len() {
+            return Ok(None);
+        }
+        let position = self.positions();
+        let made: Vec<Option<Searched>> = (0..self.objects.len())
+            .into_par_iter()
+            .map(|k| {
+                let Some(base) = choices[k].base.filter(|_| wanted(k)) else {
+                    return Ok(Some(Searched::default()));
+                };
+                let base_body = match position.get(&base) {
+                    Some(&j) => body(j)?,
+                    None => fetch(base)?,
+                };
+                let target = body(k)?;
+                let delta = DeltaIndex::new(base_body).encode(target.as_ref(), usize::MAX);
+                Ok(delta.map(|delta| Searched {
+                    found: Some(Found {
+                        base,
+                        depth: choices[k].depth,
+                        delta,
+                        distance: 0,
+                    }),
+                    source_distance: None,
+                }))
+            })
+            .collect::<Result<_, E>>()?;
+        Ok(made.into_iter().collect())
+    }
+
+    /// The next chunk's tail after this chunk was written with `choices`
+    /// (what [`ChunkSearch::run`] returns beside what it found).
+    pub fn tail_after<B: AsRef<[u8]>>(&self, tail: Tail<B>, choices: &[Choice]) -> Tail<B> {
+        let chunk = self
+            .objects
+            .iter()
+            .zip(choices)
+            .map(|(object, choice)| TailEntry {
+                at: object.at,
+                kind: object.kind,
+                depth: choice.depth,
+                len: object.size,
+                body: None,
+                sketch: None,
+            })
+            .collect();
+        tail.followed_by(chunk, self.opts)
     }
 
     /// Where the bodies the next chunk's tail may hold are kept as the
@@ -713,6 +781,65 @@ mod tests {
                 .collect()
         };
         assert_eq!(choices(&resumed), choices(&second));
+    }
+
+    #[test]
+    fn a_chunk_replayed_from_its_choices_gives_what_its_search_gave() {
+        let bodies = versions(18);
+        let mut objects = objects(18);
+        for (o, body) in objects.iter_mut().zip(&bodies) {
+            o.size = body.len() as u64;
+        }
+        let opts = WindowOptions::unbounded(3, 4);
+        let chunk = |range: Range<usize>| ChunkSearch {
+            objects: &objects[range],
+            pieces: vec![0..3, 3..9],
+            opts,
+            outside: &[],
+        };
+        let read = |at: u32| Ok::<_, ()>(bodies[at as usize].clone());
+        let (first, second) = (chunk(0..9), chunk(9..18));
+        let body = |k: usize| read(k as u32 + 9);
+        let (written, tail) = first.run(Tail::empty(), |k| read(k as u32), read).unwrap();
+        let chains: Vec<u32> = written
+            .iter()
+            .map(|s| s.found.as_ref().map_or(0, |f| f.depth))
+            .collect();
+        let (searched, next) = second.run(tail, body, read).unwrap();
+        let choices: Vec<Choice> = searched
+            .iter()
+            .map(|s| Choice {
+                base: s.found.as_ref().map(|f| f.base),
+                depth: s.found.as_ref().map_or(0, |f| f.depth),
+            })
+            .collect();
+        assert!(choices.iter().any(|c| c.depth > 1), "chains to carry on");
+        // Objects 9-11 were written before the kill: not diffed again.
+        let replayed = second
+            .replay(&choices, |k| k >= 3, body, read)
+            .unwrap()
+            .expect("the choices fit");
+        for (k, (again, first)) in replayed.iter().zip(&searched).enumerate() {
+            let found = |s: &Searched| s.found.as_ref().map(|f| (f.base, f.depth, f.delta.clone()));
+            match k < 3 {
+                true => assert!(again.found.is_none()),
+                false => assert_eq!(found(again), found(first), "object {}", k + 9),
+            }
+        }
+        // The next chunk starts from the same objects, with the same chains.
+        let before = (0..9u32).map(|at| (at, ObjectKind::Blob));
+        let len = |_, body: &Vec<u8>| body.len() as u64;
+        let depth = |at: u32| chains.get(at as usize).copied();
+        let Ok(rebuilt) = Tail::of_written(before, opts, depth, read, len) else {
+            panic!("every chain is known");
+        };
+        let after = second.tail_after(rebuilt, &choices);
+        let shape = |t: &Tail<Vec<u8>>| -> Vec<(u32, u32)> {
+            t.entries.iter().map(|e| (e.at, e.depth)).collect()
+        };
+        assert_eq!(shape(&after), shape(&next));
+        let wrong = second.replay(&choices[1..], |_| true, body, read).unwrap();
+        assert!(wrong.is_none(), "another chunk's choices are not taken");
     }
 
     #[test]

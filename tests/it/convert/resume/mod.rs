@@ -17,6 +17,7 @@ mod incremental;
 mod kill_points;
 mod reverse;
 mod scan_within_a_batch;
+mod search_record;
 mod signals;
 
 use std::collections::BTreeMap;
