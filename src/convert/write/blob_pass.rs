@@ -19,7 +19,9 @@
 //! restarts at the chunk of the first blob it did not write
 //! (`pipeline/chunking.rs`), its search starting from the blobs before that chunk
 //! and the chains they were written with (`search_tail.rs`), so that its
-//! windows, and the pack, are those of an uninterrupted run.
+//! windows, and the pack, are those of an uninterrupted run. The choices
+//! the search made for the last chunks are recorded (`search_record.rs`):
+//! a resumed run makes its restart chunk from them without searching.
 
 use std::borrow::Cow;
 
