@@ -25,6 +25,7 @@
 //! A file imports only files of the steps before its own and the rooms
 //! below them (docs/architecture.md).
 
+mod chunk_log;
 #[cfg(test)]
 mod collision_tests;
 mod context;

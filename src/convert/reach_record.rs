@@ -8,13 +8,19 @@
 //! table, so this thread's memo answers again at little cost. Records go
 //! to a scratch file in DEST's `rehash/` directory, not to memory: they
 //! number one a tree entry, and the map pass is where a conversion's
-//! memory peaks. The file serves the run that wrote it (table indices are
-//! this run's) and is deleted once the indexes are written; a run begins
-//! it anew.
+//! memory peaks. They name objects by table index, so the file starts
+//! with the table's fingerprint; a record says only what a SOURCE object
+//! reaches, so a run resumed on the same object set keeps the records of
+//! the run it resumes (whatever that run's segments lost: an object
+//! translated again gets the same record again), and its bitmap reads
+//! back from the pack only what neither run recorded. The file is deleted
+//! once the indexes are written.
 //!
-//! The file is checksummed as git's files are (`pack/hashfile.rs`, SHA-1
-//! trailer), so bytes the disk changed between the map pass and the finish
-//! step are an error naming the file, not a wrong bitmap.
+//! The file is a chunk log (`convert/chunk_log.rs`): the records of each
+//! chunk of the map pass are one chunk with its length and SHA-1, not
+//! fsynced (a chunk a crash tears is dropped, and its objects are read
+//! from the pack instead), so bytes the disk changed between the map pass
+//! and the finish step are an error naming the file, not a wrong bitmap.
 //!
 //! A record, in little-endian 32-bit words: the table index, git's type
 //! code, the committer time (two words, low first; 0 unless a commit),
@@ -23,19 +29,20 @@
 //! followed; anything else would fail the bitmap's closure) gets no
 //! record: the finish step reads it from the pack and says what is wrong.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
+use crate::convert::chunk_log::{ChunkFormat, ChunkLog};
 use crate::convert::error::ConvertError;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::hash::HashKind;
 use crate::object::{ObjectKind, for_each_reference};
-use crate::pack::hashfile::{HashFile, trailer_matches};
 use crate::pack::reach::{committer_time, followed_by_walk};
 
-/// The checksum the file ends with.
-const TRAILER: HashKind = HashKind::Sha1;
+const MAGIC: &[u8] = b"git-rehash reach records 2\n";
+const FORMAT: ChunkFormat = ChunkFormat {
+    magic: *b"RECH",
+    checksum: HashKind::Sha1,
+};
 
 /// What one object reaches, as table indices.
 pub struct Reached {
@@ -84,58 +91,70 @@ impl Reached {
 
 /// The scratch file the map pass writes records to.
 pub struct ReachRecorder {
-    path: PathBuf,
-    out: HashFile<BufWriter<File>>,
+    log: ChunkLog,
+    /// The records of the chunk being appended.
+    pending: Vec<u8>,
 }
 
 impl ReachRecorder {
-    /// Begins the file at `path`, replacing what an earlier run left.
-    pub fn create(path: &Path) -> Result<Self, ConvertError> {
-        let file = File::create(path).map_err(|e| ConvertError::io(path, e))?;
+    /// Opens the file at `path` for `table`, keeping the whole chunks an
+    /// interrupted run on the same object set wrote; anything else an
+    /// earlier run left is replaced.
+    pub fn open(path: &Path, table: &ObjectTable) -> Result<Self, ConvertError> {
+        let mut header = MAGIC.to_vec();
+        header.extend_from_slice(&table.fingerprint());
         Ok(ReachRecorder {
-            path: path.to_owned(),
-            out: HashFile::new(BufWriter::with_capacity(1 << 20, file), TRAILER),
+            log: ChunkLog::open(path, &header, FORMAT, |_| true)?,
+            pending: Vec::new(),
         })
     }
 
-    pub fn record(
-        &mut self,
-        at: u32,
-        kind: ObjectKind,
-        reached: &Reached,
-    ) -> Result<(), ConvertError> {
-        let mut words = [0u32; 5];
-        words[0] = at;
-        words[1] = u32::from(kind.pack_code());
-        words[2] = reached.time as u64 as u32;
-        words[3] = ((reached.time as u64) >> 32) as u32;
-        words[4] = reached.children.len() as u32;
-        let write = |out: &mut HashFile<BufWriter<File>>| -> std::io::Result<()> {
-            for w in words.iter().chain(reached.children.iter()) {
-                out.write_all(&w.to_le_bytes())?;
-            }
-            Ok(())
-        };
-        write(&mut self.out).map_err(|e| ConvertError::io(&self.path, e))
+    pub fn record(&mut self, at: u32, kind: ObjectKind, reached: &Reached) {
+        let words = [
+            at,
+            u32::from(kind.pack_code()),
+            reached.time as u64 as u32,
+            ((reached.time as u64) >> 32) as u32,
+            reached.children.len() as u32,
+        ];
+        for w in words.iter().chain(reached.children.iter()) {
+            self.pending.extend_from_slice(&w.to_le_bytes());
+        }
     }
 
-    /// Ends the file with its checksum; returns its path.
-    pub fn finish(self) -> Result<PathBuf, ConvertError> {
-        let ReachRecorder { path, out } = self;
-        let (buffered, _) = out
-            .finish_with_trailer()
-            .map_err(|e| ConvertError::io(&path, e))?;
-        buffered
-            .into_inner()
-            .map_err(|e| ConvertError::io(&path, e.into_error()))?;
-        Ok(path)
+    /// Appends the records since the last chunk as one chunk.
+    pub fn end_chunk(&mut self) -> Result<(), ConvertError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.log.append(false, |out| {
+            use std::io::Write as _;
+            out.write_all(&pending)
+        })
+    }
+
+    /// Ends the last chunk; returns the file's path.
+    pub fn finish(mut self) -> Result<PathBuf, ConvertError> {
+        self.end_chunk()?;
+        Ok(self.log.path().to_path_buf())
     }
 }
 
-/// The records of a whole file as [`ReachRecorder`] wrote it, once its
-/// checksum is checked; `None` when the checksum does not match.
-pub fn checked_body(file: &[u8]) -> Option<&[u8]> {
-    trailer_matches(TRAILER, file).then(|| &file[..file.len() - TRAILER.raw_len()])
+/// The records of a whole file as [`ReachRecorder`] wrote it, with their
+/// offsets in `file`, once every chunk's checksum is checked; `None` when
+/// one does not match or the file was not written as records.
+pub fn checked_records(file: &[u8]) -> Option<Vec<(usize, Record<'_>)>> {
+    let start = MAGIC.len() + 32;
+    let chunks = file.strip_prefix(MAGIC).and_then(|_| file.get(start..))?;
+    let mut end = 0;
+    let mut out = Vec::new();
+    for payload in FORMAT.payloads(chunks) {
+        end = payload.end + FORMAT.checksum.raw_len();
+        let offset = start + payload.start;
+        out.extend(records(&chunks[payload]).map(|(at, record)| (offset + at, record)));
+    }
+    (end == chunks.len()).then_some(out)
 }
 
 /// One record read back.
@@ -192,33 +211,63 @@ pub fn records(bytes: &[u8]) -> impl Iterator<Item = (usize, Record<'_>)> {
 mod tests {
     use super::*;
 
+    use crate::convert::source_objects::table::{Location, test_id};
+
+    /// A table of `n` loose objects.
+    fn table_of(n: u32) -> ObjectTable {
+        ObjectTable::new(
+            (0..n)
+                .map(|i| (test_id(i), Location::Loose { dir: 0 }))
+                .collect(),
+        )
+    }
+
     #[test]
-    fn records_read_back_as_written_a_short_write_ends_them_and_a_changed_byte_is_caught() {
-        let dir = std::env::temp_dir().join(format!("reach-record-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("reach-records");
-        let mut recorder = ReachRecorder::create(&path).unwrap();
+    fn records_read_back_as_written_a_resumed_run_keeps_them_and_a_changed_byte_is_caught() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("reach-records");
+        let table = table_of(12);
         let written = [
             (7, ObjectKind::Commit, -5_000_000_000i64, vec![1, 2, 3]),
             (9, ObjectKind::Tree, 0, vec![]),
             (2, ObjectKind::Tag, 0, vec![7]),
         ];
-        for (at, kind, time, children) in &written {
+        let record = |recorder: &mut ReachRecorder, k: usize| {
+            let (at, kind, time, children) = &written[k];
             let reached = Reached {
                 children: children.clone().into_boxed_slice(),
                 time: *time,
             };
-            recorder.record(*at, *kind, &reached).unwrap();
-        }
+            recorder.record(*at, *kind, &reached);
+        };
+        let mut recorder = ReachRecorder::open(&path, &table).unwrap();
+        record(&mut recorder, 0);
+        record(&mut recorder, 1);
+        recorder.end_chunk().unwrap();
+        // Killed before the next chunk: a resumed run keeps the first.
+        drop(recorder);
+        let mut recorder = ReachRecorder::open(&path, &table).unwrap();
+        record(&mut recorder, 2);
         let mut file = std::fs::read(recorder.finish().unwrap()).unwrap();
-        let bytes = checked_body(&file).expect("the checksum matches");
-        let read: Vec<_> = records(bytes)
+        let read: Vec<_> = checked_records(&file)
+            .expect("the checksums match")
+            .into_iter()
             .map(|(_, r)| (r.at, r.kind, r.time, r.children().collect::<Vec<_>>()))
             .collect();
         assert_eq!(read, written);
-        assert_eq!(records(&bytes[..bytes.len() - 1]).count(), 2);
-        file[4] ^= 1;
-        assert!(checked_body(&file).is_none(), "a changed byte is caught");
-        std::fs::remove_dir_all(&dir).unwrap();
+        let (offset, _) = checked_records(&file).unwrap()[1];
+        let (_, second) = records(&file[offset..]).next().unwrap();
+        assert_eq!(second.at, 9);
+        let last = file.len() - 3;
+        file[last] ^= 1;
+        assert!(checked_records(&file).is_none(), "a changed byte is caught");
+        // Another object set starts anew.
+        let other = table_of(13);
+        ReachRecorder::open(&path, &other)
+            .unwrap()
+            .finish()
+            .unwrap();
+        let file = std::fs::read(&path).unwrap();
+        assert!(checked_records(&file).unwrap().is_empty());
     }
 }

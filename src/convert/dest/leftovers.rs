@@ -64,7 +64,5 @@ pub fn clean_leftovers(dest: &Dest, map: &IdMap) -> Result<(), ConvertError> {
     ] {
         let _ = fs::remove_file(durable::temp_path(&file));
     }
-    // The map pass's reach records serve only the run that wrote them.
-    let _ = fs::remove_file(dest_layout::reach_records(&dest.path));
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! The reach records of the map pass (`convert/reach_record.rs`) as the
 //! bitmap's graph wants them: by the new pack's idx positions. An object
-//! without a record (made after the map pass, or translated by an
-//! interrupted run before this one) is read from the pack instead; a blob
-//! of the table needs neither.
+//! without a record (made after the map pass, or translated by a run whose
+//! records were lost) is read from the pack instead; a blob of the table
+//! needs neither.
 
 use std::fs::File;
 use std::path::Path;
@@ -11,7 +11,7 @@ use memmap2::Mmap;
 use rayon::prelude::*;
 
 use crate::convert::error::ConvertError;
-use crate::convert::reach_record::{checked_body, records};
+use crate::convert::reach_record::{checked_records, records};
 use crate::convert::source_objects::by_dest_name::ByDestName;
 use crate::convert::source_objects::table::ObjectTable;
 use crate::object::ObjectKind;
@@ -57,14 +57,16 @@ impl<'t> KnownEdges<'t> {
         };
         let mut record_of = vec![NO_RECORD; table.len()];
         if let Some(file) = &mapped {
-            let bytes = checked_body(file).ok_or_else(|| {
-                let why = "its checksum does not match: the disk changed it after it was written";
+            let read = checked_records(file).ok_or_else(|| {
+                let why = "a checksum does not match: the disk changed it after it was written";
                 ConvertError::io(
                     path,
                     std::io::Error::new(std::io::ErrorKind::InvalidData, why),
                 )
             })?;
-            for (offset, record) in records(bytes) {
+            // An object translated by an interrupted run and again by
+            // this one has the same record twice.
+            for (offset, record) in read {
                 if let Some(slot) = record_of.get_mut(record.at as usize) {
                     *slot = offset as u64;
                 }

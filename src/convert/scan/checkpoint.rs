@@ -9,8 +9,9 @@
 //! below were taken for), so a checkpoint is used only against the same
 //! object set; where the objects are stored (packs, loose, a repack in
 //! between) does not matter. Each batch is one chunk with its own length
-//! and SHA-256: a chunk cut short by a kill is detected and dropped, and
-//! the file is truncated back to the last whole chunk before appending.
+//! and SHA-256 (`convert/chunk_log.rs`): a chunk cut short by a kill is
+//! detected and dropped, and the file is truncated back to the last whole
+//! chunk before appending.
 //!
 //! Layout (integers little-endian):
 //! ```text
@@ -29,20 +30,20 @@
 //! Names are as wide as their hash: SOURCE's (20 bytes for SHA-1, 32 for
 //! SHA-256) and DEST's, the other (the fingerprint tells the two apart).
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::FileExt as _;
-use std::path::{Path, PathBuf};
+use std::io::Write;
+use std::path::Path;
 
+use crate::convert::chunk_log::{ChunkFormat, ChunkLog};
 use crate::convert::error::ConvertError;
 use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::hash::{Direction, HashKind, ObjectId};
 use crate::object::ObjectKind;
-use crate::pack::hashfile::{HashFile, trailer_matches};
 
 const MAGIC: &[u8] = b"git-rehash scan checkpoint 6\n";
-const CHUNK_MAGIC: &[u8; 4] = b"SCAN";
-const HEADER_LEN: u64 = MAGIC.len() as u64 + 32 + 8;
+const FORMAT: ChunkFormat = ChunkFormat {
+    magic: *b"SCAN",
+    checksum: HashKind::Sha256,
+};
 
 /// An object's table index, kind, DEST name when it is a blob, and size
 /// (saturated at `u32::MAX`).
@@ -84,8 +85,7 @@ impl ScanRecords {
 
 /// The open checkpoint file, positioned after its last whole chunk.
 pub struct ScanCheckpoint {
-    file: File,
-    path: PathBuf,
+    log: ChunkLog,
 }
 
 impl ScanCheckpoint {
@@ -99,79 +99,30 @@ impl ScanCheckpoint {
         objects: u64,
         direction: Direction,
     ) -> Result<(Self, ScanRecords), ConvertError> {
-        let io = |e| ConvertError::io(path, e);
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(io)?;
-        let mut content = Vec::new();
-        file.read_to_end(&mut content).map_err(io)?;
-        let mut header = Vec::with_capacity(HEADER_LEN as usize);
+        let mut header = Vec::with_capacity(MAGIC.len() + 32 + 8);
         header.extend_from_slice(MAGIC);
         header.extend_from_slice(fingerprint);
         header.extend_from_slice(&objects.to_le_bytes());
-
         let mut records = ScanRecords::default();
-        let mut good_end = 0u64;
-        if content.starts_with(&header) {
-            good_end = HEADER_LEN;
-            let mut rest = &content[HEADER_LEN as usize..];
-            while let Some((payload, used)) = next_chunk(rest) {
-                match decode_payload(payload, objects, direction) {
-                    Some(chunk) => records.extend(chunk),
-                    None => break,
+        let log = ChunkLog::open(path, &header, FORMAT, |payload| {
+            match decode_payload(payload, objects, direction) {
+                Some(chunk) => {
+                    records.extend(chunk);
+                    true
                 }
-                rest = &rest[used..];
-                good_end += used as u64;
+                None => false,
             }
-        }
-        if good_end == 0 {
-            // Absent, or made for another object set: start over.
-            file.set_len(0).map_err(io)?;
-            file.seek(SeekFrom::Start(0)).map_err(io)?;
-            file.write_all(&header).map_err(io)?;
-            file.sync_data().map_err(io)?;
-            good_end = HEADER_LEN;
-        } else if good_end < content.len() as u64 {
-            // A chunk cut short by a kill: drop it.
-            file.set_len(good_end).map_err(io)?;
-            file.sync_data().map_err(io)?;
-        }
-        file.seek(SeekFrom::Start(good_end)).map_err(io)?;
-        Ok((
-            ScanCheckpoint {
-                file,
-                path: path.to_path_buf(),
-            },
-            records,
-        ))
+        })?;
+        Ok((ScanCheckpoint { log }, records))
     }
 
     /// Appends one batch's records and makes them durable. The chunk is
     /// encoded as it is written: a batch of git.git's trees notes millions
     /// of names, and the payload built in memory, then copied into the
     /// chunk, was the scan's peak (about 100 MB held for a moment, beside
-    /// everything the scan holds). Its length goes in last, over a 0: a
-    /// chunk cut short before that reads as torn, like any other.
+    /// everything the scan holds).
     pub fn append(&mut self, records: &ScanRecords) -> Result<(), ConvertError> {
-        let io = |e| ConvertError::io(&self.path, e);
-        let start = self.file.stream_position().map_err(io)?;
-        let mut file = &self.file;
-        let mut prefix = [0u8; 12];
-        prefix[..4].copy_from_slice(CHUNK_MAGIC);
-        file.write_all(&prefix).map_err(io)?;
-        // The payload, then its SHA-256.
-        let mut payload = HashFile::new(file, HashKind::Sha256);
-        encode_payload(records, &mut payload).map_err(io)?;
-        let len = payload.bytes_written();
-        payload.finish_with_trailer().map_err(io)?;
-        self.file
-            .write_all_at(&len.to_le_bytes(), start + CHUNK_MAGIC.len() as u64)
-            .map_err(io)?;
-        self.file.sync_data().map_err(io)
+        self.log.append(true, |out| encode_payload(records, out))
     }
 }
 
@@ -182,24 +133,6 @@ pub fn remove(path: &Path) -> Result<(), ConvertError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(ConvertError::io(path, e)),
     }
-}
-
-/// The next whole, intact chunk of `rest`: its payload and its total length.
-fn next_chunk(rest: &[u8]) -> Option<(&[u8], usize)> {
-    let (magic, rest) = rest.split_first_chunk::<4>()?;
-    if magic != CHUNK_MAGIC {
-        return None;
-    }
-    let (len, rest) = rest.split_first_chunk::<8>()?;
-    let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
-    if rest.len() < len.checked_add(32)? {
-        return None;
-    }
-    let chunk = &rest[..len + 32];
-    if !trailer_matches(HashKind::Sha256, chunk) {
-        return None;
-    }
-    Some((&chunk[..len], 4 + 8 + len + 32))
 }
 
 /// Writes the payload of `records` (the layout above) to `out`.
@@ -325,6 +258,8 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::OpenOptions;
+    use std::os::unix::fs::FileExt as _;
 
     fn sample(seed: u32) -> ScanRecords {
         ScanRecords {

@@ -245,6 +245,7 @@ fn append_all(
     for done in chunks {
         objects += done.len() as u64;
         append(pack, reach, done, outcome)?;
+        reach.end_chunk()?;
         pack.checkpoint()?;
     }
     Ok(objects)
@@ -510,7 +511,7 @@ fn append(
 ) -> Result<(), ConvertError> {
     for t in done {
         if let Some(reached) = &t.reach {
-            reach.record(t.at, t.kind, reached)?;
+            reach.record(t.at, t.kind, reached);
         }
         match t.stored {
             Stored::Whole { size, zlib } => pack.add_compressed(t.at, t.kind, size, &zlib)?,

@@ -113,7 +113,7 @@ pub fn write_objects(
         chunk_objects: hooks.chunk_objects,
     };
     let pack_dir = dest_layout::pack_dir(dest);
-    let mut reach = ReachRecorder::create(&dest_layout::reach_records(dest))?;
+    let mut reach = ReachRecorder::open(&dest_layout::reach_records(dest), table)?;
     // The scope holds the threads that finish segments in the background.
     let written = std::thread::scope(|scope| {
         let writer = |sequence, order| {
