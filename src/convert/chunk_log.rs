@@ -155,6 +155,16 @@ impl ChunkLog {
     }
 }
 
+/// Removes a run's scratch file (a log, a record) once nothing is left
+/// to resume from it; one already gone is fine.
+pub fn remove_scratch(path: &Path) -> Result<(), ConvertError> {
+    match std::fs::remove_file(path) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(ConvertError::io(path, e)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::convert::chunk_log::{ChunkFormat, ChunkLog};
+use crate::convert::chunk_log::{ChunkFormat, ChunkLog, remove_scratch};
 use crate::convert::error::ConvertError;
 use crate::convert::error::findings::{UnmappedGitlink, UnmappedMergetag};
 use crate::hash::{Direction, HashKind, ObjectId};
@@ -128,11 +128,7 @@ impl ScanCheckpoint {
 
 /// Removes the checkpoint (its run finished: nothing left to resume).
 pub fn remove(path: &Path) -> Result<(), ConvertError> {
-    match std::fs::remove_file(path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(ConvertError::io(path, e)),
-    }
+    remove_scratch(path)
 }
 
 /// Writes the payload of `records` (the layout above) to `out`.

@@ -35,6 +35,7 @@ use std::sync::Mutex;
 
 use sha2::Digest as _;
 
+use crate::convert::chunk_log::remove_scratch;
 use crate::convert::error::ConvertError;
 use crate::hash::HashKind;
 use crate::pack::hashfile::{trailer_matches, write_checksummed_file};
@@ -115,11 +116,7 @@ impl SearchRecord {
 
 /// Removes the record (its run finished: nothing left to resume).
 pub fn remove(path: &Path) -> Result<(), ConvertError> {
-    match std::fs::remove_file(path) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(ConvertError::io(path, e)),
-    }
+    remove_scratch(path)
 }
 
 /// What a record's choices are valid for: the pass's chunks (their
