@@ -1,8 +1,8 @@
 //! The checksummed file (git's `csum-file.c`): a file whose last bytes are
 //! the hash of every byte before it, SHA-1 or SHA-256 as the caller says.
 //! Packs, pack indexes, reverse indexes, bitmaps and commit-graphs end
-//! with one; the scan's checkpoint ends each chunk with one, and the map
-//! pass's reach records end with one. The hash is
+//! with one; the chunk logs (the scan's checkpoint, the map pass's reach
+//! records) end each chunk with one. The hash is
 //! the fast (non collision detecting) implementation, as git's is: it only
 //! guards against corruption.
 //!
