@@ -20,8 +20,9 @@
 //! (`pipeline/chunking.rs`), its search starting from the blobs before that chunk
 //! and the chains they were written with (`search_tail.rs`), so that its
 //! windows, and the pack, are those of an uninterrupted run. The choices
-//! the search made for the last chunks are recorded (`search_record.rs`):
-//! a resumed run makes its restart chunk from them without searching.
+//! the search made for each chunk are recorded (`search_record.rs`): a
+//! resumed run makes the chunks whose search an interrupted run finished
+//! from them, without searching.
 
 use std::borrow::Cow;
 
@@ -102,13 +103,19 @@ pub fn blob_pass(
         read_cache::read(inventory, table, at, &mut body)?;
         Ok(SharedBody::from(body))
     };
-    // The choices of the last chunks searched, for a resumed run; not
-    // kept for the candidate log, which wants every window's distances.
-    let record = (deltas.searching() && pass.log.is_none()).then(|| {
-        let options = format!("{deltas:?} {:?}", deltas.window_options());
-        let plan = search_record::fingerprint(chunks.iter().copied(), &options);
-        SearchRecord::open(&dest_layout::search_record(pass.dest), plan)
-    });
+    let start = restart_at(chunks.iter().copied(), |at| table.is_carried(at));
+    // The search's choices, for a run resumed later, and those a run
+    // interrupted before left for the chunks from `start` on; not kept
+    // for the candidate log, which wants every window's distances.
+    let record = match deltas.searching() && pass.log.is_none() {
+        true => {
+            let options = format!("{deltas:?} {:?}", deltas.window_options());
+            let plan = search_record::fingerprint(chunks.iter().copied(), &options);
+            let path = dest_layout::search_record(pass.dest);
+            Some(SearchRecord::open(&path, plan, start as u32)?)
+        }
+        false => None,
+    };
     // Blobs an interrupted run wrote are prepared only as far as the
     // window of those after them needs: their payloads are not made.
     let new = |&at: &u32| !table.is_carried(at);
@@ -144,16 +151,16 @@ pub fn blob_pass(
         };
         let body = |j: usize| read(searched[j]);
         let recorded = record.as_ref().and_then(|r| r.choices(k as u32));
-        let replayed = match &recorded {
+        let replayed = match recorded {
             Some(choices) => search.replay(choices, |j| new(&searched[j]), body, read)?,
             None => None,
         };
         let (found, tail) = match (replayed, recorded) {
-            (Some(found), Some(choices)) => (found, search.tail_after(tail, &choices)),
+            (Some(found), Some(choices)) => (found, search.tail_after(tail, choices)),
             _ => {
                 let (found, tail) = search.run(tail, body, read)?;
                 if let Some(record) = &record {
-                    record.record(k as u32, choices(&found))?;
+                    record.record(k as u32, &choices(&found))?;
                 }
                 (found, tail)
             }
@@ -170,7 +177,6 @@ pub fn blob_pass(
     // A pipeline of two: chunk k is appended (sequential: the pack stream
     // and its checksum) while chunk k+1's CRC checks and re-deflates run on
     // the other threads.
-    let start = restart_at(chunks.iter().copied(), |at| table.is_carried(at));
     let tail = match deltas.searching() {
         true => {
             let before = chunks[..start].iter().flat_map(|c| c.iter());
