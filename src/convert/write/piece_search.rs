@@ -248,13 +248,23 @@ impl ChunkSearch<'_> {
         fetch: impl Fn(u32) -> Result<B, E> + Sync,
     ) -> Result<Option<Vec<Searched>>, E>
     where
-        B: AsRef<[u8]> + Send + Sync,
+        B: AsRef<[u8]> + Clone + Send + Sync,
         E: Send,
     {
         if choices.len() != self.objects.len() {
             return Ok(None);
         }
         let position = self.positions();
+        // A body of the chunk is read once, as a target or as a base
+        // (reading a blob may resolve a delta chain in SOURCE's pack).
+        let read: Vec<OnceLock<B>> = (0..self.objects.len()).map(|_| OnceLock::new()).collect();
+        let body = |j: usize| -> Result<B, E> {
+            if let Some(held) = read[j].get() {
+                return Ok(held.clone());
+            }
+            let fresh = body(j)?;
+            Ok(read[j].get_or_init(|| fresh).clone())
+        };
         let made: Vec<Option<Searched>> = (0..self.objects.len())
             .into_par_iter()
             .map(|k| {
