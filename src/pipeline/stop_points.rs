@@ -46,6 +46,11 @@ impl StopPoints {
             Some((phase, n)) => n.parse().ok().map(|n| (Some(phase.to_string()), n)),
             None => spec.parse().ok().map(|n| (None, n)),
         });
+        // A hook's count: a number above 0, else unset.
+        fn count<T: std::str::FromStr + PartialOrd + Default>(name: &str) -> Option<T> {
+            let value = std::env::var(name).ok()?.parse().ok()?;
+            (value > T::default()).then_some(value)
+        }
         StopPoints {
             interrupt,
             kill,
@@ -53,18 +58,10 @@ impl StopPoints {
             pause: var("GIT_REHASH_TEST_PAUSE_MS")
                 .and_then(|ms| ms.parse().ok())
                 .map(Duration::from_millis),
-            segment_objects: var("GIT_REHASH_TEST_SEGMENT_OBJECTS")
-                .and_then(|n| n.parse().ok())
-                .filter(|&n| n > 0),
-            scan_batch_objects: var("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS")
-                .and_then(|n| n.parse().ok())
-                .filter(|&n| n > 0),
-            scan_flush_objects: var("GIT_REHASH_TEST_SCAN_FLUSH_OBJECTS")
-                .and_then(|n| n.parse().ok())
-                .filter(|&n| n > 0),
-            chunk_objects: var("GIT_REHASH_TEST_CHUNK_OBJECTS")
-                .and_then(|n| n.parse().ok())
-                .filter(|&n| n > 0),
+            segment_objects: count("GIT_REHASH_TEST_SEGMENT_OBJECTS"),
+            scan_batch_objects: count("GIT_REHASH_TEST_SCAN_BATCH_OBJECTS"),
+            scan_flush_objects: count("GIT_REHASH_TEST_SCAN_FLUSH_OBJECTS"),
+            chunk_objects: count("GIT_REHASH_TEST_CHUNK_OBJECTS"),
         }
     }
 
