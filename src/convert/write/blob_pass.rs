@@ -160,7 +160,8 @@ pub fn blob_pass(
             _ => {
                 let (found, tail) = search.run(tail, body, read)?;
                 if let Some(record) = &record {
-                    record.record(k as u32, &choices(&found))?;
+                    let choices: Vec<Choice> = found.iter().map(Searched::choice).collect();
+                    record.record(k as u32, &choices)?;
                 }
                 (found, tail)
             }
@@ -207,17 +208,6 @@ pub fn blob_pass(
         pack.checkpoint()?;
     }
     Ok(copied)
-}
-
-/// What a chunk's search chose for each blob, for the search record.
-fn choices(found: &[Searched]) -> Vec<Choice> {
-    found
-        .iter()
-        .map(|searched| Choice {
-            base: searched.found.as_ref().map(|f| f.base),
-            depth: searched.found.as_ref().map_or(0, |f| f.depth),
-        })
-        .collect()
 }
 
 /// A blob ready to append: table index, size, what goes into the pack.

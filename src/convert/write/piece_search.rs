@@ -60,6 +60,16 @@ pub struct Searched {
     pub source_distance: Option<usize>,
 }
 
+impl Searched {
+    /// What the search chose, as the search record keeps it.
+    pub fn choice(&self) -> Choice {
+        Choice {
+            base: self.found.as_ref().map(|f| f.base),
+            depth: self.found.as_ref().map_or(0, |f| f.depth),
+        }
+    }
+}
+
 /// The windows a search carries from a piece to the next one, one per
 /// object type.
 pub struct Windows<B: AsRef<[u8]>>(Vec<(ObjectKind, Window<B>)>);
@@ -816,13 +826,7 @@ mod tests {
             .map(|s| s.found.as_ref().map_or(0, |f| f.depth))
             .collect();
         let (searched, next) = second.run(tail, body, read).unwrap();
-        let choices: Vec<Choice> = searched
-            .iter()
-            .map(|s| Choice {
-                base: s.found.as_ref().map(|f| f.base),
-                depth: s.found.as_ref().map_or(0, |f| f.depth),
-            })
-            .collect();
+        let choices: Vec<Choice> = searched.iter().map(Searched::choice).collect();
         assert!(choices.iter().any(|c| c.depth > 1), "chains to carry on");
         // Objects 9-11 were written before the kill: not diffed again.
         let replayed = second
