@@ -131,6 +131,9 @@ impl RawId for [u8; 32] {
 /// The table. Index `i` names the same object in every column.
 pub struct ObjectTable {
     ids: SourceIds,
+    /// The digest of `ids` ([`ObjectTable::fingerprint`]), made once: the
+    /// scan's checkpoint and the reach records both start with it.
+    fingerprint: OnceLock<[u8; 32]>,
     location: Vec<PackedLocation>,
     kind: Vec<Option<ObjectKind>>,
     names: DestNames,
@@ -202,6 +205,7 @@ impl ObjectTable {
             names,
             origin: vec![Origin::New; n],
             ids,
+            fingerprint: OnceLock::new(),
             location,
             fanout,
             bits,
@@ -232,14 +236,16 @@ impl ObjectTable {
     /// A digest of the id list: equal exactly when two tables hold the
     /// same objects, so that indices mean the same objects in both.
     pub fn fingerprint(&self) -> [u8; 32] {
-        use sha2::Digest as _;
-        let mut hasher = sha2::Sha256::new();
-        hasher.update((self.len() as u64).to_le_bytes());
-        match &self.ids {
-            SourceIds::Sha1(ids) => hasher.update(ids.as_flattened()),
-            SourceIds::Sha256(ids) => hasher.update(ids.as_flattened()),
-        }
-        hasher.finalize().into()
+        *self.fingerprint.get_or_init(|| {
+            use sha2::Digest as _;
+            let mut hasher = sha2::Sha256::new();
+            hasher.update((self.len() as u64).to_le_bytes());
+            match &self.ids {
+                SourceIds::Sha1(ids) => hasher.update(ids.as_flattened()),
+                SourceIds::Sha256(ids) => hasher.update(ids.as_flattened()),
+            }
+            hasher.finalize().into()
+        })
     }
 
     /// The index of the object SOURCE names `id`, if SOURCE has it (never
